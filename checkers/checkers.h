@@ -1,0 +1,13 @@
+/* The built-in checkers: the functions main.c puts into checkers[].
+ * Checkers know cnet_t, tree_t and result_t only, and never print. */
+#ifndef MCK_CHECKERS_H
+#define MCK_CHECKERS_H
+
+#include "formats.h"
+
+/* checkers/explicit.c: breadth-first exploration (dl, reach) */
+int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen);
+void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                  const check_options *opt, result_t *res);
+
+#endif

@@ -1,0 +1,33 @@
+/* The generic property parser (formula-syntax.md): one flex/bison grammar
+ * for reachability, CTL and LTL.  Atomic propositions are quoted strings
+ * handed to the model's language through a resolver callback. */
+#ifndef MCK_FORMULA_H
+#define MCK_FORMULA_H
+
+#include <stddef.h>
+#include "netconv.h"
+#include "tree.h"
+
+/* What the parser needs for a quoted string (kit-overview.md §7.2). */
+typedef enum { AP_BOOL, AP_COUNT, AP_FIREABLE } ap_pos;
+
+/* Returns a new subtree in net terms, or NULL after writing a one-line
+ * reason into msg (the parser adds FILE:LINE:COL).
+ *   AP_BOOL:     a state formula ("place is marked", a disjunction, ...)
+ *   AP_COUNT:    a T_CMP node whose terms and constant are the linear term
+ *                the string denotes (its rel is ignored)
+ *   AP_FIREABLE: a T_FIREABLE node (or a disjunction of them)
+ * The callback must not keep pointers into text. */
+typedef tree_t *(*ap_resolver)(net_t *net, void *lang_data, ap_pos pos,
+                               const char *text, char *msg, size_t msglen);
+
+/* Parses the one formula of a file.  *kind is the kind asked for (or
+ * KIND_AUTO, then derived as formula-syntax.md §7 says); on success it holds
+ * the kind used.  Errors: "FILE:LINE:COL: message" on stderr, NULL. */
+tree_t *formula_parse_file(const char *path, net_t *net, void *lang_data,
+                           ap_resolver resolve, prop_kind *kind);
+/* The same for text in memory; name is used in messages. */
+tree_t *formula_parse_string(const char *text, const char *name, net_t *net,
+                             void *lang_data, ap_resolver resolve, prop_kind *kind);
+
+#endif
