@@ -4,6 +4,7 @@
 #define MCK_INPUT_H
 
 #include <stdio.h>
+#include <string.h>
 #include "netconv.h"
 #include "tree.h"
 #include "result.h"
@@ -22,5 +23,7 @@ tree_t *netlang_resolve(net_t *net, void *lang_data, ap_pos pos, const char *tex
                         char *msg, size_t msglen);
 tree_t *netlang_formula(const char *path, net_t *net, prop_kind *kind);
 void netlang_output(FILE *out, net_t *net, const result_t *res);
+/* The same, with the transition id after the name where they differ. */
+void pnml_output(FILE *out, net_t *net, const result_t *res);
 
 #endif

@@ -1,0 +1,64 @@
+/* Runs of the plain net languages, printed as kit-overview.md §6.3 says:
+ * states as marked places, steps as transition names. */
+#include "input/input.h"
+
+#include <stdlib.h>
+
+static const char *transition_label(const net_t *net, uint32_t t)
+{
+    const nc_transition *tr = &net->transitions[t];
+    return tr->name ? tr->name : tr->id;
+}
+
+static void print_state(FILE *out, const net_t *net, const nc_count *m, const char *what)
+{
+    fprintf(out, "*** %s: ", what);
+    nc_print_marking(out, net, m);
+    fputs(" ***\n", out);
+}
+
+/* show_ids: also print the id where it differs from the name (PNML ids are
+ * what MCC formulas name; PEP ids are mere numbers). */
+static void print_run(FILE *out, net_t *net, const result_t *res, int show_ids)
+{
+    const cnet_t *cn = nc_compile(net);
+    if (!cn)
+        return;
+    nc_count *m = malloc((cn->nplaces ? cn->nplaces : 1) * sizeof *m);
+    if (!m)
+        return;
+    for (uint32_t p = 0; p < cn->nplaces; p++)
+        m[p] = cn->initial[p];
+    print_state(out, net, m, "initial state");
+    for (size_t i = 0; i < res->run_len; i++) {
+        uint32_t t = res->run[i];
+        if (i == res->loop_start)
+            fputs("*** loop starts here ***\n", out);
+        const nc_transition *tr = &net->transitions[t];
+        if (show_ids && tr->id && tr->name && strcmp(tr->id, tr->name) != 0)
+            fprintf(out, "%s (%s)\n", tr->name, tr->id);
+        else
+            fprintf(out, "%s\n", transition_label(net, t));
+        if (t >= cn->ntransitions || !cn_enabled(cn, m, t) || cn_fire(cn, m, t) < 0)
+            break;   /* main.c replays every run before printing; not reached */
+    }
+    if (res->loop_start == RESULT_NO_LOOP) {
+        print_state(out, net, m, "final state");
+    } else if (res->loop_start >= res->run_len) {
+        print_state(out, net, m, "final state");
+        fputs("*** run ends in a deadlock ***\n", out);
+    } else {
+        fputs("*** loop ends here ***\n", out);
+    }
+    free(m);
+}
+
+void netlang_output(FILE *out, net_t *net, const result_t *res)
+{
+    print_run(out, net, res, 0);
+}
+
+void pnml_output(FILE *out, net_t *net, const result_t *res)
+{
+    print_run(out, net, res, 1);
+}

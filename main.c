@@ -1,0 +1,497 @@
+/* mck: the command line, and the two plug-in tables that wire languages and
+ * checkers together (architecture.md).  Only this file chooses exit codes:
+ * 0 YES, 1 NO, 2 error, 3 UNKNOWN (kit-overview.md §6.4). */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checkers/checkers.h"
+#include "formats.h"
+#include "input/input.h"
+#include "netconv.h"
+#include "tree.h"
+#include "cli.h"
+
+#define EXIT_YES 0
+#define EXIT_NO 1
+#define EXIT_ERROR 2
+#define EXIT_UNKNOWN 3
+
+static const input_type input_types[] = {
+    {"pnml", ".pnml", pnml_read, netlang_formula, pnml_output,
+     "PNML place/transition nets (ISO/IEC 15909-2, as used by the MCC)"},
+    {"pep", ".ll_net .ll", pep_read, netlang_formula, netlang_output,
+     "PEP low-level nets (docs: pep-format.md)"},
+};
+#define N_INPUT_TYPES (sizeof input_types / sizeof input_types[0])
+
+static const checker_type checkers[] = {
+    {"explicit", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), explicit_accepts, explicit_run,
+     "explicit-state breadth-first search with shortest witnesses"},
+};
+#define N_CHECKERS (sizeof checkers / sizeof checkers[0])
+
+static struct timespec start_time;
+static volatile int interrupted;
+
+static double elapsed(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start_time.tv_sec) + (now.tv_nsec - start_time.tv_nsec) / 1e9;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* table lookups */
+
+static const input_type *language_by_name(const char *name)
+{
+    for (size_t i = 0; i < N_INPUT_TYPES; i++)
+        if (strcmp(input_types[i].name, name) == 0)
+            return &input_types[i];
+    return NULL;
+}
+
+/* The row whose suffix ends path, the longest match winning. */
+static const input_type *language_by_suffix(const char *path)
+{
+    const input_type *best = NULL;
+    size_t best_len = 0, plen = strlen(path);
+    for (size_t i = 0; i < N_INPUT_TYPES; i++) {
+        const char *s = input_types[i].suffixes;
+        while (*s) {
+            size_t n = strcspn(s, " ");
+            if (n <= plen && n > best_len && strncmp(path + plen - n, s, n) == 0) {
+                best = &input_types[i];
+                best_len = n;
+            }
+            s += n;
+            s += strspn(s, " ");
+        }
+    }
+    return best;
+}
+
+static const checker_type *checker_by_name(const char *name, size_t len)
+{
+    for (size_t i = 0; i < N_CHECKERS; i++)
+        if (strlen(checkers[i].name) == len && strncmp(checkers[i].name, name, len) == 0)
+            return &checkers[i];
+    return NULL;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mck: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'mck --help'.\n");
+    return EXIT_ERROR;
+}
+
+/* ------------------------------------------------------------------ */
+/* help, version, list */
+
+static void print_help(FILE *out)
+{
+    fputs(
+        "usage: mck check [OPTIONS] [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY]\n"
+        "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
+        "       mck info [-t LANG] [-v] MODEL\n"
+        "       mck list\n"
+        "       mck --help | --version\n"
+        "\n"
+        "Checks a property of a model: deadlock (dl), reachability (reach), CTL or LTL.\n"
+        "The language comes from LANG:, -t or the model's suffix; the kind from -KIND, -k,\n"
+        "or the property (none: dl; a state formula: reach).\n"
+        "\n"
+        "options of check:\n"
+        "  -t, --language LANG  input language (see 'mck list')\n"
+        "  -k, --kind KIND      dl, reach, ctl or ltl\n"
+        "  -c, --checker NAME   checker (default: explicit)\n"
+        "  -q, --quiet          print no witness or counterexample, no progress\n"
+        "  -v, --verbose        warnings and statistics on standard error; with info, list nodes\n"
+        "  -m, --max-states N   give up (UNKNOWN) after N states\n"
+        "      --timeout S      give up (UNKNOWN) after S seconds\n"
+        "      --mem MB         memory budget of the state store (UNKNOWN when exhausted)\n"
+        "      --xml FILE       also write the verdict and its run as propertiesverdict XML\n"
+        "\n"
+        "output: 'Result: YES.', 'Result: NO.' or 'Result: UNKNOWN (reason).', then the run\n"
+        "under 'Witness:' or 'Counterexample:', then 'Time needed: T seconds'.\n"
+        "exit status: 0 YES, 1 NO, 3 UNKNOWN, 2 error (message FILE:LINE: text on stderr).\n",
+        out);
+}
+
+static void print_kinds(FILE *out, unsigned kinds)
+{
+    const char *sep = "";
+    for (prop_kind k = KIND_DL; k <= KIND_LTL; k++)
+        if (kinds & KINDS_BIT(k)) {
+            fprintf(out, "%s%s", sep, prop_kind_name(k));
+            sep = ",";
+        }
+}
+
+static int cmd_list(void)
+{
+    printf("languages:\n");
+    for (size_t i = 0; i < N_INPUT_TYPES; i++)
+        printf("  %-10s %-16s %s\n", input_types[i].name, input_types[i].suffixes,
+               input_types[i].description);
+    printf("checkers:\n");
+    for (size_t i = 0; i < N_CHECKERS; i++) {
+        printf("  %-10s kinds ", checkers[i].name);
+        print_kinds(stdout, checkers[i].kinds);
+        printf("  %s\n", checkers[i].description);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* reading the model */
+
+static const input_type *choose_language(const char *lang, const char *model)
+{
+    if (lang) {
+        const input_type *it = language_by_name(lang);
+        if (!it)
+            usage_error("unknown language '%s' (see 'mck list')", lang);
+        return it;
+    }
+    const input_type *it = language_by_suffix(model);
+    if (!it)
+        usage_error("cannot tell the language of '%s' from its suffix; use -t LANG", model);
+    return it;
+}
+
+static net_t *read_model(const input_type *it, const char *path)
+{
+    net_t *net = it->readfunc(path);
+    if (net)
+        net->language = it->name;
+    return net;
+}
+
+/* ------------------------------------------------------------------ */
+/* info */
+
+static void list_nodes(const net_t *net)
+{
+    for (size_t i = 0; i < net->nplaces; i++) {
+        const nc_place *p = &net->places[i];
+        printf("place %s", p->id ? p->id : "-");
+        if (p->name && (!p->id || strcmp(p->name, p->id)))
+            printf(" \"%s\"", p->name);
+        if (p->initial)
+            printf(" tokens %llu", (unsigned long long)p->initial);
+        if (p->comment)
+            printf("  %% %s", p->comment);
+        printf("\n");
+    }
+    for (size_t i = 0; i < net->ntransitions; i++) {
+        const nc_transition *t = &net->transitions[i];
+        printf("transition %s", t->id ? t->id : "-");
+        if (t->name && (!t->id || strcmp(t->name, t->id)))
+            printf(" \"%s\"", t->name);
+        if (t->comment)
+            printf("  %% %s", t->comment);
+        printf("\n");
+    }
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"language", required_argument, NULL, 't'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *lang = NULL;
+    int verbose = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': lang = optarg; break;
+        case 'v': verbose++; break;
+        case 'h': print_help(stdout); return 0;
+        default: return usage_error("%s", "bad option for info");
+        }
+    }
+    if (optind + 1 != argc)
+        return usage_error("%s", "info takes exactly one MODEL");
+    nc_set_verbosity(verbose);
+    const char *path = argv[optind];
+    const input_type *it = choose_language(lang, path);
+    if (!it)
+        return EXIT_ERROR;
+    net_t *net = read_model(it, path);
+    if (!net)
+        return EXIT_ERROR;
+    nc_summary s;
+    nc_summarize(net, &s);
+    printf("language: %s\n", it->name);
+    printf("net: %s\n", net->name);
+    printf("places: %zu\n", s.places);
+    printf("transitions: %zu\n", s.transitions);
+    printf("arcs: %zu (place->transition %zu, transition->place %zu, read %zu)\n", s.arcs,
+           s.pt_arcs, s.tp_arcs, s.read_arcs);
+    printf("initial tokens: %s%llu\n", s.tokens_saturated ? ">= " : "",
+           (unsigned long long)s.tokens);
+    printf("syntactically safe: %s\n", s.syntactically_safe ? "yes" : "no");
+    if (net->nunits)
+        printf("partition: %zu units%s\n", net->nunits,
+               net->units_claim_safe ? " (the file claims the net is safe)" : "");
+    else
+        printf("partition: none\n");
+    if (verbose)
+        list_nodes(net);
+    nc_free_net(net);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* check */
+
+/* "[LANG:]CHECKER[-KIND]": fills the parts that are present.  Returns 0 when
+ * spec has that shape with a known checker, -1 otherwise. */
+static int parse_spec(const char *spec, const char **lang, char *langbuf, size_t langlen,
+                      const checker_type **chk, prop_kind *kind)
+{
+    const char *colon = strchr(spec, ':');
+    const char *rest = spec;
+    if (colon) {
+        size_t n = (size_t)(colon - spec);
+        if (n == 0 || n >= langlen)
+            return -1;
+        memcpy(langbuf, spec, n);
+        langbuf[n] = '\0';
+        rest = colon + 1;
+    }
+    size_t n = strcspn(rest, "-");
+    const checker_type *c = checker_by_name(rest, n);
+    if (!c)
+        return -1;
+    prop_kind k = KIND_AUTO;
+    if (rest[n] == '-') {
+        k = prop_kind_from_name(rest + n + 1);
+        if (k == KIND_AUTO)
+            return -1;
+    }
+    if (colon)
+        *lang = langbuf;
+    *chk = c;
+    if (k != KIND_AUTO)
+        *kind = k;
+    return 0;
+}
+
+/* Replays a run on the net: every step enabled, and the end as claimed.
+ * A checker bug must never reach the user as a wrong witness. */
+static int replay_ok(const cnet_t *cn, const result_t *res, const tree_t *f, prop_kind kind)
+{
+    nc_count *m = malloc((cn->nplaces ? cn->nplaces : 1) * sizeof *m);
+    if (!m)
+        return 0;
+    memcpy(m, cn->initial, cn->nplaces * sizeof *m);
+    int ok = 1;
+    for (size_t i = 0; ok && i < res->run_len; i++) {
+        uint32_t t = res->run[i];
+        ok = t < cn->ntransitions && cn_enabled(cn, m, t) && cn_fire(cn, m, t) == 0;
+    }
+    if (ok && res->loop_start == RESULT_NO_LOOP) {
+        if (kind == KIND_DL) {
+            for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
+                ok = !cn_enabled(cn, m, t);
+        } else if (kind == KIND_REACH && f) {
+            ok = check_state_formula(cn, f, m);
+        }
+    }
+    free(m);
+    return ok;
+}
+
+typedef struct check_args {
+    const char *lang, *checker, *kind, *xml;
+    const char *model, *property;
+    check_options opt;
+    int quiet, verbose;
+} check_args;
+
+static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
+{
+    const input_type *it = choose_language(a->lang, a->model);
+    if (!it)
+        return EXIT_ERROR;
+    if (kind == KIND_DL && a->property) {
+        nc_error(a->property, 0, "dl takes no formula");
+        return EXIT_ERROR;
+    }
+    if (kind != KIND_DL && kind != KIND_AUTO && !a->property)
+        return usage_error("kind %s needs a PROPERTY file", prop_kind_name(kind));
+    net_t *net = read_model(it, a->model);
+    if (!net)
+        return EXIT_ERROR;
+    tree_t *f = NULL;
+    if (a->property) {
+        f = it->formfunc(a->property, net, &kind);
+        if (!f) {
+            nc_free_net(net);
+            return EXIT_ERROR;
+        }
+    } else {
+        kind = KIND_DL;
+    }
+    int rc = EXIT_ERROR;
+    char why[200] = "";
+    if (!(chk->kinds & KINDS_BIT(kind))) {
+        fprintf(stderr, "mck: checker %s does not support kind %s\n", chk->name,
+                prop_kind_name(kind));
+        goto out;
+    }
+    if (!chk->accepts(f, kind, why, sizeof why)) {
+        fprintf(stderr, "%s: %s\n", a->property ? a->property : a->model, why);
+        goto out;
+    }
+    const cnet_t *cn = nc_compile(net);
+    if (!cn)
+        goto out;
+    result_t res;
+    result_init(&res);
+    a->opt.want_run = 1;
+    chk->run(cn, f, kind, &a->opt, &res);
+    if (res.run_len && !replay_ok(cn, &res, f, kind)) {
+        fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
+        result_clear(&res);
+        goto out;
+    }
+    rc = report_result(stdout, net, it->outputfunc, &res, a->quiet, elapsed());
+    if (a->verbose)
+        report_statistics(stderr, &res);
+    if (a->xml && write_verdict_file(a->xml, net, a->property, kind, &res) < 0)
+        rc = EXIT_ERROR;
+    result_clear(&res);
+out:
+    tree_free(f);
+    nc_free_net(net);
+    return rc;
+}
+
+static int cmd_check(int argc, char **argv, const char *kit_spec)
+{
+    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML };
+    static const struct option longopts[] = {
+        {"language", required_argument, NULL, 't'},
+        {"kind", required_argument, NULL, 'k'},
+        {"checker", required_argument, NULL, 'c'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"max-states", required_argument, NULL, 'm'},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"mem", required_argument, NULL, OPT_MEM},
+        {"xml", required_argument, NULL, OPT_XML},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    check_args a;
+    memset(&a, 0, sizeof a);
+    a.opt.interrupted = &interrupted;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:k:c:qvm:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': a.lang = optarg; break;
+        case 'k': a.kind = optarg; break;
+        case 'c': a.checker = optarg; break;
+        case 'q': a.quiet = 1; break;
+        case 'v': a.verbose++; break;
+        case 'm':
+            if (parse_count(optarg, &a.opt.max_states) < 0)
+                return usage_error("bad state limit '%s'", optarg);
+            break;
+        case OPT_TIMEOUT:
+            if (parse_seconds(optarg, &a.opt.timeout) < 0)
+                return usage_error("bad timeout '%s' (seconds)", optarg);
+            break;
+        case OPT_MEM:
+            if (parse_megabytes(optarg, &a.opt.mem_bytes) < 0)
+                return usage_error("bad memory budget '%s' (megabytes)", optarg);
+            break;
+        case OPT_XML: a.xml = optarg; break;
+        case 'h': print_help(stdout); return 0;
+        default: return usage_error("%s", "bad option");
+        }
+    }
+    nc_set_verbosity(a.verbose);
+    a.opt.verbose = a.verbose;
+    a.opt.progress = !a.quiet && (a.verbose || isatty(2));
+
+    char langbuf[64];
+    const checker_type *chk = NULL;
+    prop_kind kind = KIND_AUTO;
+    int pos = optind;
+    const char *spec = kit_spec;
+    /* mck check [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY] */
+    if (!spec && argc - pos >= 2 && parse_spec(argv[pos], &a.lang, langbuf, sizeof langbuf,
+                                                &chk, &kind) == 0)
+        spec = argv[pos++];
+    if (spec && !chk && parse_spec(spec, &a.lang, langbuf, sizeof langbuf, &chk, &kind) < 0)
+        return usage_error("'%s' is not LANG:CHECKER[-KIND] (see 'mck list')", spec);
+    if (argc - pos < 1 || argc - pos > 2)
+        return usage_error("%s", "check needs MODEL and at most one PROPERTY");
+    a.model = argv[pos];
+    a.property = argc - pos == 2 ? argv[pos + 1] : NULL;
+    if (a.checker) {
+        chk = checker_by_name(a.checker, strlen(a.checker));
+        if (!chk)
+            return usage_error("unknown checker '%s' (see 'mck list')", a.checker);
+    }
+    if (!chk)
+        chk = &checkers[0];
+    if (a.kind) {
+        kind = prop_kind_from_name(a.kind);
+        if (kind == KIND_AUTO)
+            return usage_error("unknown kind '%s' (dl, reach, ctl, ltl)", a.kind);
+    }
+    return run_check(&a, chk, kind);
+}
+
+/* ------------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+    clock_gettime(CLOCK_MONOTONIC, &start_time);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    if (argc < 2) {
+        print_help(stderr);
+        return EXIT_ERROR;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        print_help(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("mck %s\n", MCK_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "list"))
+        return cmd_list();
+    if (!strcmp(cmd, "info"))
+        return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "check"))
+        return cmd_check(argc - 1, argv + 1, NULL);
+    if (strchr(cmd, ':'))
+        return cmd_check(argc - 1, argv + 1, cmd);
+    return usage_error("unknown command '%s'", cmd);
+}
