@@ -12,7 +12,7 @@ DESTDIR ?=
 WARN = -Wall -Wextra
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -I. -Iformula \
              $(XML_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"'
-ALL_LIBS = $(XML_LIBS) $(LIBS) -lm
+ALL_LIBS = $(XML_LIBS) $(GLPK_LIBS) $(LIBS) -lm
 
 YSRC := $(wildcard formula/*.y input/*.y input/*/*.y)
 LSRC := $(wildcard formula/*.l input/*.l input/*/*.l)

@@ -84,8 +84,9 @@ char *tree_to_string(const tree_t *t);        /* malloc'd; NULL on no memory */
 
 /* ---- transformations (consume their argument, return the result) ---- */
 /* Negation normal form: negations only directly above state leaves
- * (T_CMP negations are absorbed by flipping the relation); IMPLIES and IFF
- * are expanded. */
+ * (T_CMP negations are absorbed by flipping the relation) and above
+ * E[f U g], whose negation needs a weak until the tree does not have;
+ * IMPLIES and IFF are expanded. */
 tree_t *tree_nnf(tree_t *t);
 /* Folds constants: true/false propagation, double negation, comparisons
  * without places, trivially true/false comparisons. */

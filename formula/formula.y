@@ -1,0 +1,162 @@
+/* The property grammar (formula-syntax.md §4, precedence §5), written as
+ * one nonterminal per precedence level so that it needs no precedence
+ * declarations and has no conflicts.  Actions only call build.c. */
+%define api.prefix {fy}
+%define api.pure full
+%define parse.error custom
+%define parse.lac full
+%locations
+%parse-param {yyscan_t scanner} {fy_state *st}
+%lex-param {yyscan_t scanner}
+
+%code requires {
+#include "fyint.h"
+}
+
+%code {
+#include <string.h>
+int fylex(FYSTYPE *lval, FYLTYPE *lloc, yyscan_t scanner);
+static void fyerror(FYLTYPE *loc, yyscan_t scanner, fy_state *st, const char *msg);
+/* Long right-nested chains and parentheses grow the stack; a hostile
+ * formula gets "nested too deeply" instead of unbounded memory. */
+#define YYMAXDEPTH (4 * FY_MAX_DEPTH + 100)
+#define L(n) (long)(n).first_line, (long)(n).first_column
+}
+
+%union {
+    fy_node node;
+    fy_sum *sum;
+    char *str;
+    int64_t num;
+    int op;
+    int macro;
+}
+
+%token TRUE "true" FALSE "false" DEADLOCK "deadlock" FIREABLE "fireable"
+%token <op> QUANT LTLOP CTLOP UNTIL REL
+%token NOT IFF IMP AND OR LBRK RBRK LPAR RPAR PLUS MINUS TIMES
+%token <str> STRING
+%token <num> INT
+%token <macro> MACRO
+
+%type <node> formula equiv implication until disj conj unary primary
+%type <sum> sum term
+
+%destructor { fy_node_free(&$$); } <node>
+%destructor { fy_sum_free($$); } <sum>
+%destructor { free($$); } <str>
+
+%%
+
+start: formula {
+        st->result = $1;
+        st->have_result = 1;
+        st->start_line = @1.first_line;
+        st->start_col = @1.first_column;
+    } ;
+
+formula: equiv ;
+
+equiv: implication
+    | equiv IFF implication { if (fy_infix(st, &$$, T_IFF, &$1, &$3, L(@2))) YYERROR; }
+    ;
+
+implication: until
+    | until IMP implication { if (fy_infix(st, &$$, T_IMPLIES, &$1, &$3, L(@2))) YYERROR; }
+    ;
+
+until: disj
+    | disj UNTIL until { if (fy_infix(st, &$$, (tree_op)$2, &$1, &$3, L(@2))) YYERROR; }
+    ;
+
+disj: conj
+    | disj OR conj { if (fy_infix(st, &$$, T_OR, &$1, &$3, L(@2))) YYERROR; }
+    ;
+
+conj: unary
+    | conj AND unary { if (fy_infix(st, &$$, T_AND, &$1, &$3, L(@2))) YYERROR; }
+    ;
+
+unary: NOT unary   { if (fy_prefix(st, &$$, T_NOT, &$2, L(@1))) YYERROR; }
+    | LTLOP unary  { if (fy_prefix(st, &$$, (tree_op)$1, &$2, L(@1))) YYERROR; }
+    | CTLOP unary  { if (fy_prefix(st, &$$, (tree_op)$1, &$2, L(@1))) YYERROR; }
+    | QUANT LTLOP unary {
+        if (fy_quantified(st, &$$, (char)$1, (tree_op)$2, &$3, L(@1))) YYERROR; }
+    | QUANT LBRK formula RBRK {
+        if (fy_quantified_until(st, &$$, (char)$1, &$3, L(@1), L(@2))) YYERROR; }
+    | QUANT LPAR formula RPAR {
+        if (fy_quantified_until(st, &$$, (char)$1, &$3, L(@1), L(@2))) YYERROR; }
+    | primary
+    ;
+
+primary: TRUE    { if (fy_leaf(st, &$$, tree_const(1), L(@1))) YYERROR; }
+    | FALSE      { if (fy_leaf(st, &$$, tree_const(0), L(@1))) YYERROR; }
+    | DEADLOCK   { if (fy_leaf(st, &$$, tree_deadlock(), L(@1))) YYERROR; }
+    | FIREABLE LPAR STRING RPAR { if (fy_fireable(st, &$$, $3, L(@3))) YYERROR; }
+    | sum {
+        /* the complaint points where the comparison operator was expected */
+        if (yychar == FYEMPTY ? fy_sum_alone(st, &$$, $1, @1.last_line, @1.last_column)
+                              : fy_sum_alone(st, &$$, $1, L(yylloc)))
+            YYERROR;
+    }
+    | sum REL sum {
+        if (fy_compare(st, &$$, $1, $2, $3, L(@2))) YYERROR; }
+    | MACRO      { if (fy_macro_use(st, &$$, $1, L(@1))) YYERROR; }
+    | LPAR formula RPAR { $$ = $2; }
+    ;
+
+sum: term
+    | sum PLUS term  { if (!($$ = fy_sum_add(st, $1, $3, 0, L(@2)))) YYERROR; }
+    | sum MINUS term { if (!($$ = fy_sum_add(st, $1, $3, 1, L(@2)))) YYERROR; }
+    ;
+
+term: MINUS term        { if (!($$ = fy_sum_negate(st, $2, L(@1)))) YYERROR; }
+    | INT               { if (!($$ = fy_sum_const(st, $1))) YYERROR; }
+    | STRING            { if (!($$ = fy_sum_atom(st, $1, 1, 0, L(@1)))) YYERROR; }
+    | INT TIMES STRING  { if (!($$ = fy_sum_atom(st, $3, $1, 1, L(@3)))) YYERROR; }
+    ;
+
+%%
+
+static void fyerror(FYLTYPE *loc, yyscan_t scanner, fy_state *st, const char *msg)
+{
+    (void)scanner;
+    /* bison's only own message: the stack limit was hit */
+    if (strcmp(msg, "memory exhausted") == 0)
+        msg = "formula nested too deeply";
+    fy_error(st, loc->first_line, loc->first_column, "%s", msg);
+}
+
+/* The messages of formula-syntax.md §10 for syntax errors: what came
+ * unexpectedly, and whether a complete formula preceded it. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, fy_state *st)
+{
+    (void)scanner;
+    const FYLTYPE *loc = yypcontext_location(ctx);
+    long line = loc->first_line, col = loc->first_column;
+    yysymbol_kind_t next = yypcontext_token(ctx);
+    if (next == YYSYMBOL_YYEOF && st->ntokens <= 1) {
+        if (st->in_macro)
+            fy_error(st, line, col, "empty macro %s", st->macro_name);
+        else
+            fy_error(st, line, col, "no formula in file");
+        return 0;
+    }
+    if (st->prev_kind == QUANT) {
+        fy_error(st, line, col, "path formula expected after %c", st->prev_quant);
+        return 0;
+    }
+    if (next == YYSYMBOL_YYEOF) {
+        fy_error(st, line, col, "unexpected end of %s", st->in_macro ? "macro" : "formula");
+        return 0;
+    }
+    yysymbol_kind_t expected[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
+    int complete = 0;
+    for (int i = 0; i < n; i++)
+        if (expected[i] == YYSYMBOL_YYEOF)
+            complete = 1;
+    fy_error(st, line, col, complete ? "unexpected '%s' after the formula" : "unexpected '%s'",
+             st->tok);
+    return 0;
+}
