@@ -1,0 +1,154 @@
+/* explicit: deadlock and reachability by breadth-first search, so that the
+ * witness is the search-tree path to the first marking found, a shortest
+ * run (kit-overview.md §3.3).  The search is explore.c's; this file only
+ * decides which marking ends it. */
+#include "checkers/checkers.h"
+#include "checkers/explore.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct goal {
+    const cnet_t *cn;
+    const tree_t *formula;
+    const nc_count *m;    /* the marking being evaluated */
+    store_ref found;
+    int hit;
+    int error;            /* the formula had an operator we cannot evaluate */
+} goal;
+
+static int enabled_cb(uint32_t t, void *ctx)
+{
+    goal *g = ctx;
+    return t < g->cn->ntransitions && cn_enabled(g->cn, g->m, t);
+}
+
+static int deadlock_cb(void *ctx)
+{
+    goal *g = ctx;
+    for (uint32_t t = 0; t < g->cn->ntransitions; t++)
+        if (cn_enabled(g->cn, g->m, t))
+            return 0;
+    return 1;
+}
+
+/* reach: states are tested as they are found, the initial one first. */
+static int reach_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
+{
+    goal *g = ctx;
+    (void)id;
+    g->m = m;
+    tree_eval_ctx ec = {m, enabled_cb, deadlock_cb, g};
+    int v = tree_eval_state(g->formula, &ec);
+    if (v < 0) {
+        g->error = 1;
+        return 1;
+    }
+    if (v) {
+        g->found = ref;
+        g->hit = 1;
+    }
+    return v;
+}
+
+/* dl: a state is a deadlock once expanding it found nothing enabled;
+ * states are expanded in the order they were found. */
+static int dl_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
+{
+    goal *g = ctx;
+    (void)id;
+    if (n)
+        return 0;
+    g->found = ref;
+    g->hit = 1;
+    return 1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void answer(explore_t *ex, const goal *g, explore_status st, const check_options *opt,
+                   result_t *res)
+{
+    if (st == EXPLORE_GAVE_UP)
+        return;
+    if (g->error) {
+        result_unknown(res, "formula not supported by the explicit checker");
+        return;
+    }
+    if (!g->hit) {
+        res->answer = ANSWER_NO;
+        return;
+    }
+    res->answer = ANSWER_YES;
+    if (!opt->want_run)
+        return;
+    uint32_t *run;
+    size_t len;
+    if (explore_run(ex, g->found, &run, &len) < 0 ||
+        result_set_run(res, RUN_WITNESS, run, len, RESULT_NO_LOOP) < 0)
+        result_unknown(res, "memory budget exhausted");
+    else
+        free(run);
+}
+
+void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                  const check_options *opt, result_t *res)
+{
+    double start = now();
+    goal g = {cn, formula, NULL, 0, 0, 0};
+    explore_visitor v = {NULL, NULL, NULL, "explicit"};
+    if (kind == KIND_DL)
+        v.on_expanded = dl_expanded;
+    else
+        v.on_state = reach_state;
+    result_add_technique(res, "EXPLICIT");
+    if (kind != KIND_DL && (kind != KIND_REACH || !formula)) {
+        result_unknown(res, "kind not supported by the explicit checker");
+        return;
+    }
+    explore_t *ex = explore_new(cn, opt, opt->want_run);
+    if (!ex) {
+        result_unknown(res, "memory budget exhausted");
+    } else {
+        answer(ex, &g, explore_bfs(ex, &v, &g, res), opt, res);
+        explore_free(ex);
+    }
+    res->seconds = now() - start;
+}
+
+/* Only state formulas can be evaluated on a marking; T_BOUND asks for a
+ * number, not a truth value. */
+static int state_ops_only(const tree_t *t)
+{
+    if (!t)
+        return 1;
+    if (t->op > T_IFF)
+        return 0;
+    return state_ops_only(t->l) && state_ops_only(t->r);
+}
+
+int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
+{
+    switch (kind) {
+    case KIND_DL:
+        return 1;
+    case KIND_REACH:
+        if (t && state_ops_only(t))
+            return 1;
+        snprintf(why, whylen, "explicit checker: reach needs a state formula");
+        return 0;
+    case KIND_CTL:
+    case KIND_LTL:
+        snprintf(why, whylen, "explicit checker: %s not supported yet", prop_kind_name(kind));
+        return 0;
+    default:
+        snprintf(why, whylen, "explicit checker: no kind given");
+        return 0;
+    }
+}

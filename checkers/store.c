@@ -1,0 +1,691 @@
+/* store: packed markings in an arena, found again through an
+ * open-addressing table (the layout is described in store.h). */
+#include "checkers/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define REF_MASK ((UINT64_C(1) << STORE_REF_BITS) - 1)
+#define HEADER_MAX 5u    /* a varint of (len << 1 | mode) + 1, len < 2^33 */
+#define PARENT_BYTES 5u  /* a store_ref */
+#define TABLE_MIN ((size_t)1 << 12)
+#define HUGE_PAGE ((size_t)2 << 20)
+#define SLACK 8u         /* bytes behind every key, see bitmap_word */
+
+struct store {
+    uint32_t nplaces;
+    size_t bitmap_bytes;        /* (P + 7) / 8 */
+    size_t safe_header;         /* header length of every mode-0 key */
+    size_t key_max, rec_max;
+    int keep_parents;
+
+    size_t budget, bytes, peak;
+
+    uint64_t *slots;
+    size_t nslots;              /* a power of two */
+    size_t used, grow_at, full_at;
+
+    uint8_t **blocks;
+    size_t nblocks, cap_blocks, max_blocks;
+    unsigned block_shift;
+    size_t block_size;
+    size_t wpos;                /* write position in the last block */
+
+    uint64_t count, record_bytes;
+    /* place bitmaps "marked" and "count > 1": of the key being built, and
+     * of the base marking successors are patched from */
+    size_t words;
+    uint64_t *nz, *gt, *base_nz, *base_gt, *tmpw;
+};
+
+size_t store_budget(size_t mem_bytes)
+{
+    if (mem_bytes)
+        return mem_bytes;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t half = STORE_DEFAULT_BUDGET_MAX;
+    if (pages > 0 && page > 0 && (uint64_t)pages < SIZE_MAX / 2 / (uint64_t)page)
+        half = (size_t)pages * (size_t)page / 2;
+    return half < STORE_DEFAULT_BUDGET_MAX ? half : STORE_DEFAULT_BUDGET_MAX;
+}
+
+/* ---- little helpers ---- */
+
+static inline size_t varint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static inline uint8_t *varint_put(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint64_t varint_get(const uint8_t **pp)
+{
+    const uint8_t *p = *pp;
+    uint64_t v = 0;
+    unsigned shift = 0;
+    uint8_t b;
+    do {
+        b = *p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+    } while (b & 0x80);
+    *pp = p;
+    return v;
+}
+
+/* The bitmap's bits [8 * at, 8 * at + 64) as a word whose bit i is bit i
+ * of the bitmap, whatever the machine's byte order.  Reads 8 bytes: every
+ * key buffer and arena block has 8 bytes of slack behind its end. */
+static inline uint64_t bitmap_word(const uint8_t *p, size_t avail)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    if (avail < 8)
+        w &= (UINT64_C(1) << (8 * avail)) - 1;
+    return w;
+}
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static inline uint64_t mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    h *= UINT64_C(0xc4ceb9fe1a85ec53);
+    h ^= h >> 33;
+    return h;
+}
+
+/* Keys are short and hashed once per edge: one multiply per 8 bytes and a
+ * full avalanche at the end is enough for linear probing. */
+uint64_t store_hash(const uint8_t *key, size_t len)
+{
+    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len;
+    while (len >= 8) {
+        h = (h ^ load64(key)) * UINT64_C(0x87c37b91114253d5);
+        h = (h << 31) | (h >> 33);
+        key += 8;
+        len -= 8;
+    }
+    if (len)   /* keys have slack behind them: one load, masked */
+        h = (h ^ bitmap_word(key, len)) * UINT64_C(0x87c37b91114253d5);
+    return mix64(h);
+}
+
+/* ---- memory ---- */
+
+/* Table and arena are read at random, one cache line per probe; on 2 MiB
+ * pages that line rarely costs a TLB miss too (measured: about a third of
+ * the time per edge on big state spaces).  Zeroed, like calloc. */
+static void *big_alloc(size_t size)
+{
+    if (size < HUGE_PAGE || size % HUGE_PAGE)
+        return calloc(1, size);
+    size_t len = size + HUGE_PAGE;
+    uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (a > p)
+        munmap(p, (size_t)(a - p));
+    if (p + len > a + size)
+        munmap(a + size, (size_t)(p + len - (a + size)));
+#ifdef MADV_HUGEPAGE
+    madvise(a, size, MADV_HUGEPAGE);
+#endif
+    return a;
+}
+
+static void big_free(void *p, size_t size)
+{
+    if (!p)
+        return;
+    if (size < HUGE_PAGE || size % HUGE_PAGE)
+        free(p);
+    else
+        munmap(p, size);
+}
+
+
+static int account(store_t *st, size_t more)
+{
+    if (more > st->budget || st->bytes > st->budget - more)
+        return -1;
+    st->bytes += more;
+    if (st->bytes > st->peak)
+        st->peak = st->bytes;
+    return 0;
+}
+
+static void unaccount(store_t *st, size_t less)
+{
+    st->bytes -= less;
+}
+
+/* ---- arena ---- */
+
+static uint8_t *block_of(const store_t *st, store_ref ref)
+{
+    return st->blocks[ref >> st->block_shift] + (ref & (st->block_size - 1));
+}
+
+static int arena_add_block(store_t *st)
+{
+    if (st->nblocks == st->max_blocks)
+        return -1;
+    if (st->nblocks == st->cap_blocks) {
+        size_t cap = st->cap_blocks ? 2 * st->cap_blocks : 64;
+        if (account(st, (cap - st->cap_blocks) * sizeof *st->blocks) < 0)
+            return -1;
+        uint8_t **b = realloc(st->blocks, cap * sizeof *b);
+        if (!b) {
+            unaccount(st, (cap - st->cap_blocks) * sizeof *st->blocks);
+            return -1;
+        }
+        st->blocks = b;
+        st->cap_blocks = cap;
+    }
+    if (account(st, st->block_size) < 0)
+        return -1;
+    uint8_t *blk = big_alloc(st->block_size);
+    if (!blk) {
+        unaccount(st, st->block_size);
+        return -1;
+    }
+    st->blocks[st->nblocks++] = blk;
+    st->wpos = 0;
+    return 0;
+}
+
+/* Room for size bytes at the end of the arena; a zero byte marks the end
+ * of a block left early (no key starts with zero). */
+static int arena_reserve(store_t *st, size_t size, store_ref *ref)
+{
+    if (!st->nblocks || st->wpos + size > st->block_size - SLACK) {
+        size_t last = st->nblocks, keep = st->wpos;
+        if (arena_add_block(st) < 0)
+            return -1;
+        if (last && keep < st->block_size)
+            st->blocks[last - 1][keep] = 0;
+    }
+    *ref = ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
+    return 0;
+}
+
+store_ref store_first(const store_t *st)
+{
+    (void)st;
+    return 0;
+}
+
+static store_ref arena_end(const store_t *st)
+{
+    if (!st->nblocks)
+        return 0;
+    return ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
+}
+
+int store_more(const store_t *st, store_ref *ref)
+{
+    store_ref end = arena_end(st);
+    if (*ref == end)
+        return 0;
+    if (*block_of(st, *ref) == 0) {   /* the writer left this block early */
+        *ref = ((*ref >> st->block_shift) + 1) << st->block_shift;
+        return *ref != end;
+    }
+    return 1;
+}
+
+static size_t record_size(const store_t *st, const uint8_t *rec)
+{
+    const uint8_t *p = rec;
+    uint64_t v = varint_get(&p) - 1;
+    p += v >> 1;
+    if (st->keep_parents) {
+        p += PARENT_BYTES;
+        (void)varint_get(&p);
+    }
+    return (size_t)(p - rec);
+}
+
+store_ref store_after(const store_t *st, store_ref ref)
+{
+    return ref + record_size(st, block_of(st, ref));
+}
+
+/* ---- table ---- */
+
+static size_t key_length(const uint8_t *key)
+{
+    const uint8_t *p = key;
+    uint64_t v = varint_get(&p) - 1;
+    return (size_t)(p - key) + (size_t)(v >> 1);
+}
+
+static void set_thresholds(store_t *st)
+{
+    st->grow_at = st->nslots / 4 * 3;
+    st->full_at = st->nslots / 10 * 9;
+}
+
+static void table_place(uint64_t *slots, size_t mask, uint64_t hash, store_ref ref)
+{
+    size_t i = (size_t)hash & mask;
+    while (slots[i])
+        i = (i + 1) & mask;
+    slots[i] = (hash >> STORE_REF_BITS << STORE_REF_BITS) | (ref + 1);
+}
+
+/* Doubling rehashes from the arena, which is read in order: cheaper than
+ * chasing every slot's record at random. */
+static int table_grow(store_t *st)
+{
+    size_t n = st->nslots * 2;
+    if (n > SIZE_MAX / sizeof(uint64_t) || account(st, n * sizeof(uint64_t)) < 0)
+        return -1;
+    uint64_t *slots = big_alloc(n * sizeof *slots);
+    if (!slots) {
+        unaccount(st, n * sizeof(uint64_t));
+        return -1;
+    }
+    /* in groups, so that the cache misses of a group overlap */
+    enum { GROUP = 32 };
+    uint64_t hash[GROUP];
+    store_ref ref[GROUP], r = store_first(st);
+    for (;;) {
+        unsigned g = 0;
+        for (; g < GROUP && store_more(st, &r); g++, r = store_after(st, r)) {
+            const uint8_t *key = block_of(st, r);
+            ref[g] = r;
+            hash[g] = store_hash(key, key_length(key));
+            __builtin_prefetch(&slots[(size_t)hash[g] & (n - 1)], 1);
+        }
+        for (unsigned i = 0; i < g; i++)
+            table_place(slots, n - 1, hash[i], ref[i]);
+        if (g < GROUP)
+            break;
+    }
+    big_free(st->slots, st->nslots * sizeof(uint64_t));
+    unaccount(st, st->nslots * sizeof(uint64_t));
+    st->slots = slots;
+    st->nslots = n;
+    set_thresholds(st);
+    return 0;
+}
+
+static int key_equal(const uint8_t *rec, const uint8_t *key, size_t len)
+{
+    size_t i = 0;
+    do {
+        if (rec[i] != key[i])
+            return 0;
+    } while (key[i++] & 0x80);
+    /* equal headers: equal lengths, so rec holds len bytes too */
+    return memcmp(rec + i, key + i, len - i) == 0;
+}
+
+static void write_record(store_t *st, store_ref ref, const uint8_t *key, size_t len,
+                         store_ref parent, uint32_t transition)
+{
+    uint8_t *p = block_of(st, ref);
+    memcpy(p, key, len);
+    p += len;
+    if (st->keep_parents) {
+        for (unsigned i = 0; i < PARENT_BYTES; i++)
+            *p++ = (uint8_t)(parent >> (8 * i));
+        p = varint_put(p, transition);
+    }
+    size_t size = (size_t)(p - block_of(st, ref));
+    st->wpos += size;
+    st->record_bytes += size;
+}
+
+int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                 store_ref parent, uint32_t transition, store_ref *ref)
+{
+    uint64_t tag = hash >> STORE_REF_BITS;
+    size_t mask = st->nslots - 1, i = (size_t)hash & mask;
+    for (uint64_t s; (s = st->slots[i]) != 0; i = (i + 1) & mask) {
+        if ((s >> STORE_REF_BITS) == tag) {
+            store_ref r = (s & REF_MASK) - 1;
+            if (key_equal(block_of(st, r), key, len)) {
+                *ref = r;
+                return 0;
+            }
+        }
+    }
+    if (st->used + 1 > st->grow_at) {
+        if (table_grow(st) < 0)
+            st->grow_at = st->full_at;   /* squeeze the table instead */
+        if (st->used + 1 > st->full_at)
+            return -1;
+        mask = st->nslots - 1;
+        for (i = (size_t)hash & mask; st->slots[i]; i = (i + 1) & mask)
+            ;
+    }
+    size_t size = len + (st->keep_parents ? PARENT_BYTES + varint_len(transition) : 0);
+    store_ref r;
+    if (arena_reserve(st, size, &r) < 0)
+        return -1;
+    write_record(st, r, key, len, parent, transition);
+    st->slots[i] = (tag << STORE_REF_BITS) | (r + 1);
+    st->used++;
+    st->count++;
+    *ref = r;
+    return 1;
+}
+
+void store_prefetch_slot(const store_t *st, uint64_t hash)
+{
+    __builtin_prefetch(&st->slots[(size_t)hash & (st->nslots - 1)]);
+}
+
+void store_prefetch_record(const store_t *st, uint64_t hash)
+{
+    uint64_t tag = hash >> STORE_REF_BITS;
+    size_t mask = st->nslots - 1;
+    for (size_t i = (size_t)hash & mask, s; (s = st->slots[i]) != 0; i = (i + 1) & mask) {
+        if ((s >> STORE_REF_BITS) == tag) {
+            __builtin_prefetch(block_of(st, (s & REF_MASK) - 1));
+            return;
+        }
+    }
+}
+
+const uint8_t *store_key(const store_t *st, store_ref ref, size_t *len)
+{
+    const uint8_t *key = block_of(st, ref);
+    if (len)
+        *len = key_length(key);
+    return key;
+}
+
+int store_parent(const store_t *st, store_ref ref, store_ref *parent, uint32_t *transition)
+{
+    if (!st->keep_parents)
+        return -1;
+    const uint8_t *p = block_of(st, ref);
+    p += key_length(p);
+    store_ref r = 0;
+    for (unsigned i = 0; i < PARENT_BYTES; i++)
+        r |= (store_ref)p[i] << (8 * i);
+    p += PARENT_BYTES;
+    *parent = r;
+    *transition = (uint32_t)varint_get(&p);
+    return 0;
+}
+
+/* ---- encoding ----
+ *
+ * Every key is emitted from two place-indexed bitmaps, "marked" and
+ * "count > 1", plus the marking for the counts.  A successor differs from
+ * the state being expanded in the few places its transition changes, so
+ * its bitmaps are the base's with those bits patched: the cost per edge is
+ * P/64 words plus the changed places plus the places above 1, never P. */
+
+static inline unsigned popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* Writes a word's 8 bytes, bit i of the word being bit i of the bytes;
+ * callers keep the first few (key buffers have slack). */
+static inline void put_word(uint8_t *p, uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+}
+
+static void put_bitmap(uint8_t *p, const uint64_t *words, size_t n)
+{
+    for (size_t w = 0; w < n; w++)
+        put_word(p + 8 * w, words[w]);
+}
+
+/* Mode 1 tail at q: the "count > 1" bit of each marked place, by rank
+ * among the marked places, then the counts - 2.  Returns its end. */
+static uint8_t *mode1_tail(const store_t *st, const nc_count *m, uint8_t *q)
+{
+    size_t marked = 0, i = 0;
+    for (size_t w = 0; w < st->words; w++)
+        marked += popcount64(st->nz[w]);
+    uint8_t *gp = q, *vp = q + (marked + 7) / 8;
+    uint64_t acc = 0;
+    for (size_t w = 0; w < st->words; w++) {
+        uint64_t gt = st->gt[w];
+        for (uint64_t bits = st->nz[w]; bits; bits &= bits - 1) {
+            unsigned b = (unsigned)__builtin_ctzll(bits);
+            acc |= ((gt >> b) & 1) << (i & 63);
+            if ((++i & 63) == 0) {
+                put_word(gp, acc);   /* spills into the varints, written next */
+                gp += 8;
+                acc = 0;
+            }
+        }
+    }
+    if (i & 63)
+        put_word(gp, acc);
+    for (size_t w = 0; w < st->words; w++)
+        for (uint64_t bits = st->gt[w]; bits; bits &= bits - 1)
+            vp = varint_put(vp, m[w * 64 + (size_t)__builtin_ctzll(bits)] - 2);
+    return vp;
+}
+
+/* The key of the marking m whose bitmaps are in st->nz and st->gt.  The
+ * body goes behind a header of mode-0 length; a longer mode-1 header
+ * (bodies of 63 bytes or more) moves it. */
+static size_t emit(store_t *st, const nc_count *m, uint8_t *buf)
+{
+    uint64_t big = 0;
+    for (size_t w = 0; w < st->words; w++)
+        big |= st->gt[w];
+    size_t bm = st->bitmap_bytes, h0 = st->safe_header;
+    put_bitmap(buf + h0, st->nz, st->words);
+    if (!big) {
+        varint_put(buf, ((uint64_t)bm << 1) + 1);
+        return h0 + bm;
+    }
+    size_t len = (size_t)(mode1_tail(st, m, buf + h0 + bm) - (buf + h0));
+    uint64_t v = ((uint64_t)len << 1 | 1) + 1;
+    size_t hl = varint_len(v);
+    if (hl != h0)
+        memmove(buf + hl, buf + h0, len);
+    varint_put(buf, v);
+    return hl + len;
+}
+
+static inline void set_bit(uint64_t *words, uint32_t p, int on)
+{
+    uint64_t bit = UINT64_C(1) << (p & 63);
+    words[p >> 6] = (words[p >> 6] & ~bit) | (on ? bit : 0);
+}
+
+size_t store_encode(store_t *st, const nc_count *m, uint8_t *buf)
+{
+    memset(st->nz, 0, st->words * sizeof *st->nz);
+    memset(st->gt, 0, st->words * sizeof *st->gt);
+    for (uint32_t p = 0; p < st->nplaces; p++) {
+        set_bit(st->nz, p, m[p] != 0);
+        set_bit(st->gt, p, m[p] > 1);
+    }
+    return emit(st, m, buf);
+}
+
+void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint32_t n)
+{
+    uint64_t *nz = st->base_nz, *gt = st->base_gt;
+    if (st->words == 1)
+        nz[0] = gt[0] = 0;
+    else
+        for (size_t w = 0; w < st->words; w++)
+            nz[w] = gt[w] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = marked[i];
+        nz[p >> 6] |= UINT64_C(1) << (p & 63);
+        gt[p >> 6] |= (uint64_t)(m[p] > 1) << (p & 63);
+    }
+}
+
+/* The successor's bits of the changed places; 0 when a count would pass
+ * NC_COUNT_MAX (no sum wraps: both terms are at most 2^63 - 1).  Inlined
+ * so that one-word bitmaps stay in registers. */
+static inline __attribute__((always_inline)) int patch(uint64_t *nz, uint64_t *gt,
+                                                       const nc_count *m, const uint32_t *place,
+                                                       const int64_t *delta, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = place[i];
+        nc_count c = m[p] + (nc_count)delta[i];
+        if (c > NC_COUNT_MAX)
+            return 0;
+        uint64_t bit = UINT64_C(1) << (p & 63);
+        nz[p >> 6] = (nz[p >> 6] & ~bit) | ((uint64_t)(c != 0) << (p & 63));
+        gt[p >> 6] = (gt[p >> 6] & ~bit) | ((uint64_t)(c > 1) << (p & 63));
+    }
+    return 1;
+}
+
+size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const int64_t *delta,
+                         size_t n, uint8_t *buf)
+{
+    uint64_t big = 0;
+    if (st->words == 1) {   /* up to 64 places: in registers */
+        uint64_t nz = st->base_nz[0], gt = st->base_gt[0];
+        if (!patch(&nz, &gt, m, place, delta, n))
+            return 0;
+        if (!gt) {
+            put_word(buf + st->safe_header, nz);
+            varint_put(buf, ((uint64_t)st->bitmap_bytes << 1) + 1);
+            return st->safe_header + st->bitmap_bytes;
+        }
+        st->nz[0] = nz;
+        big = st->gt[0] = gt;
+    } else {
+        for (size_t w = 0; w < st->words; w++) {
+            st->nz[w] = st->base_nz[w];
+            st->gt[w] = st->base_gt[w];
+        }
+        if (!patch(st->nz, st->gt, m, place, delta, n))
+            return 0;
+        for (size_t w = 0; w < st->words; w++)
+            big |= st->gt[w];
+    }
+    if (!big)
+        return emit(st, m, buf);
+    /* counts are needed: m becomes the successor for a moment */
+    for (size_t i = 0; i < n; i++)
+        m[place[i]] += (nc_count)delta[i];
+    size_t len = emit(st, m, buf);
+    for (size_t i = 0; i < n; i++)
+        m[place[i]] -= (nc_count)delta[i];
+    return len;
+}
+
+uint32_t store_decode(const store_t *st, const uint8_t *key, nc_count *m, uint32_t *marked)
+{
+    const uint8_t *p = key;
+    uint64_t v = varint_get(&p) - 1;
+    size_t bm = st->bitmap_bytes;
+    uint32_t n = 0;
+    for (size_t w = 0; w < bm; w += 8) {
+        for (uint64_t word = bitmap_word(p + w, bm - w); word; word &= word - 1) {
+            uint32_t place = (uint32_t)(w * 8 + (size_t)__builtin_ctzll(word));
+            m[place] = 1;
+            marked[n++] = place;
+        }
+    }
+    if (v & 1) {
+        const uint8_t *gt = p + bm, *vp = gt + (n + 7) / 8;
+        for (uint32_t i = 0; i < n; i++)
+            if (gt[i >> 3] >> (i & 7) & 1)
+                m[marked[i]] = varint_get(&vp) + 2;
+    }
+    return n;
+}
+
+/* ---- life cycle ---- */
+
+store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents)
+{
+    store_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->nplaces = nplaces;
+    st->keep_parents = keep_parents;
+    st->budget = budget;
+    st->bitmap_bytes = ((size_t)nplaces + 7) / 8;
+    st->words = nplaces ? ((size_t)nplaces + 63) / 64 : 1;
+    st->safe_header = varint_len(((uint64_t)st->bitmap_bytes << 1) + 1);
+    /* header, bitmap, "> 1" bits, 9-byte varints, and slack for word
+     * loads past the end of a key being built */
+    st->key_max = HEADER_MAX + 2 * st->bitmap_bytes + 9 * (size_t)nplaces + 8;
+    st->rec_max = st->key_max + PARENT_BYTES + 5;
+    /* big budgets get blocks of one huge page */
+    st->block_shift = budget >= ((size_t)256 << 20) ? 21 : 18;
+    while (((size_t)1 << st->block_shift) < STORE_BLOCK_MIN ||
+           ((size_t)1 << st->block_shift) < 2 * st->rec_max)
+        st->block_shift++;
+    st->block_size = (size_t)1 << st->block_shift;
+    st->max_blocks = ((size_t)1 << (STORE_REF_BITS - st->block_shift)) - 1;
+    st->nslots = TABLE_MIN;
+    set_thresholds(st);
+    if (account(st, sizeof *st + st->nslots * sizeof(uint64_t)) < 0 ||
+        !(st->slots = calloc(st->nslots, sizeof(uint64_t))) ||
+        !(st->nz = calloc(5 * st->words, sizeof(uint64_t))) || arena_add_block(st) < 0) {
+        store_free(st);
+        return NULL;
+    }
+    st->gt = st->nz + st->words;
+    st->base_nz = st->nz + 2 * st->words;
+    st->base_gt = st->nz + 3 * st->words;
+    st->tmpw = st->nz + 4 * st->words;
+    return st;
+}
+
+void store_free(store_t *st)
+{
+    if (!st)
+        return;
+    for (size_t i = 0; i < st->nblocks; i++)
+        big_free(st->blocks[i], st->block_size);
+    free(st->blocks);
+    big_free(st->slots, st->nslots * sizeof(uint64_t));
+    free(st->nz);
+    free(st);
+}
+
+size_t store_key_max(const store_t *st) { return st->key_max; }
+uint64_t store_count(const store_t *st) { return st->count; }
+size_t store_bytes(const store_t *st) { return st->bytes; }
+size_t store_peak_bytes(const store_t *st) { return st->peak; }
+uint64_t store_record_bytes(const store_t *st) { return st->record_bytes; }

@@ -1,0 +1,129 @@
+/* store: the set of reachable markings of an explicit search.
+ *
+ * A marking is stored as a key: a varint header (length << 1 | mode, plus 1
+ * so that no key starts with a zero byte) followed by
+ *   mode 0 (every count <= 1): a bitmap of the marked places, P/8 bytes;
+ *   mode 1 (some count > 1):   the bitmap of marked places, then one bit per
+ *                              marked place telling "count > 1", then for
+ *                              those places the count - 2 as LEB128 varints.
+ * A safe marking of P places thus costs about P/8 bytes plus one header
+ * byte, and counts up to 2^63-1 still fit.  Keys are canonical: equal
+ * markings have equal keys, so the store compares bytes, never markings.
+ *
+ * Records (key, then optionally the parent record's ref in 5 bytes and the
+ * transition as a varint) are appended to an arena of big blocks, in
+ * insertion order; a record is named by its store_ref, its position in the
+ * arena, which never changes.  Insertion order is breadth-first order in a
+ * BFS, so the arena doubles as the queue: a cursor walking the records.
+ *
+ * The hash table is open addressing with linear probing over 64-bit slots
+ * (ref + 1 in the low 40 bits, 24 more hash bits above it so that most
+ * probes never touch the arena).  It doubles at 3/4 load; when doubling does
+ * not fit the budget it keeps filling up to 9/10 before giving up.
+ *
+ * Memory: table, arena blocks and the block index count against the
+ * budget.  A budget of 0 means the default: half of the physical memory,
+ * at most 8 GiB (STORE_DEFAULT_BUDGET_MAX).  No allocation happens per
+ * state: blocks are 2 MiB huge pages when the budget is at least 256 MiB,
+ * else STORE_BLOCK_MIN bytes (more when a single record of the net could be
+ * larger); the table is on huge pages once it reaches 2 MiB.
+ *
+ * Cost per state, measured on MCC nets (parents kept): the key (safe nets:
+ * P/8 + 1 bytes), 6-7 bytes of parent and transition, and 8 bytes per
+ * table slot at 3/8..3/4 load: 22-38 bytes for nets of 16-120 places. */
+#ifndef MCK_STORE_H
+#define MCK_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "netconv.h"
+
+typedef uint64_t store_ref;
+#define STORE_NO_REF ((store_ref)0xffffffffffull)   /* the root's parent */
+#define STORE_REF_BITS 40
+#define STORE_BLOCK_MIN ((size_t)256 << 10)
+#define STORE_DEFAULT_BUDGET_MAX ((size_t)8 << 30)
+
+typedef struct store store_t;
+
+/* The budget a mem_bytes option stands for (0 -> the default). */
+size_t store_budget(size_t mem_bytes);
+
+/* NULL when even the initial table and block do not fit the budget or
+ * malloc fails.  keep_parents stores (parent, transition) per record for
+ * witnesses. */
+store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents);
+void store_free(store_t *st);
+
+/* Largest key of this net, for sizing key buffers. */
+size_t store_key_max(const store_t *st);
+
+/* Encoding.  buf must hold store_key_max bytes; the key is written at its
+ * start and its length returned.  store_encode looks at every place. */
+size_t store_encode(store_t *st, const nc_count *m, uint8_t *buf);
+/* Successors: store_set_base takes the marking being expanded (m, with its
+ * marked places); then store_encode_succ encodes the marking m + delta,
+ * delta[i] being added to place[i] (each place at most once), at a cost
+ * independent of the number of places.  m must be the base marking; it is
+ * changed during the call and restored.  Returns 0 when a count would
+ * exceed NC_COUNT_MAX. */
+void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint32_t n);
+size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const int64_t *delta,
+                         size_t n, uint8_t *buf);
+/* Writes the marking of key into m, which must be all zero on entry, and
+ * the marked places, ascending, into marked; returns how many. */
+uint32_t store_decode(const store_t *st, const uint8_t *key, nc_count *m, uint32_t *marked);
+
+/* Whether a key is of mode 0 (no count above 1); *header gets the length
+ * of its header, behind which the bitmap of marked places starts. */
+static inline int store_key_is_safe(const uint8_t *key, size_t *header)
+{
+    size_t h = 0;
+    uint64_t v = 0;
+    unsigned shift = 0;
+    uint8_t b;
+    do {
+        b = key[h++];
+        v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+    } while (b & 0x80);
+    *header = h;
+    return ((v - 1) & 1) == 0;
+}
+
+/* Reads up to 7 bytes behind the key: every key buffer of store_key_max
+ * bytes and every record has that slack. */
+uint64_t store_hash(const uint8_t *key, size_t len);
+
+/* Finds or adds a key.  Returns 1 when added (its record then gets parent
+ * and transition, if parents are kept), 0 when it was there, -1 when the
+ * memory budget is exhausted (nothing changed).  *ref names the record. */
+int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                 store_ref parent, uint32_t transition, store_ref *ref);
+
+/* Hints for a batch of insertions (they change nothing): touch the table
+ * slot of a hash, then the record its probe compares with first, so that
+ * the cache misses of several keys overlap. */
+void store_prefetch_slot(const store_t *st, uint64_t hash);
+void store_prefetch_record(const store_t *st, uint64_t hash);
+
+/* The key of a record (its length through *len when not NULL). */
+const uint8_t *store_key(const store_t *st, store_ref ref, size_t *len);
+/* Parent and transition of a record; 0, or -1 when parents are not kept.
+ * The initial record's parent is STORE_NO_REF. */
+int store_parent(const store_t *st, store_ref ref, store_ref *parent, uint32_t *transition);
+
+/* Walking the records in insertion order: start at store_first, then
+ * while store_more(st, &ref) holds (it may move ref to the next block),
+ * use ref and step with store_after. */
+store_ref store_first(const store_t *st);
+int store_more(const store_t *st, store_ref *ref);
+store_ref store_after(const store_t *st, store_ref ref);
+
+uint64_t store_count(const store_t *st);
+size_t store_bytes(const store_t *st);       /* accounted now */
+size_t store_peak_bytes(const store_t *st);  /* accounted at most, so far */
+/* Bytes of the records alone (keys and parents), for statistics. */
+uint64_t store_record_bytes(const store_t *st);
+
+#endif

@@ -1,0 +1,231 @@
+/* store: encoding round trips, canonical keys, the table and the arena as
+ * a queue, parents, growth and the memory budget. */
+#include "checkers/store.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A random marking: mostly 0/1, sometimes a count of any size. */
+static void random_marking(nc_count *m, uint32_t P, int big)
+{
+    for (uint32_t p = 0; p < P; p++) {
+        uint64_t r = next_rand();
+        m[p] = r & 1;
+        if (big && (r >> 8) % 7 == 0) {
+            unsigned bits = (unsigned)((r >> 16) % 64);
+            m[p] = (next_rand() >> (64 - bits - 1)) & NC_COUNT_MAX;
+        }
+    }
+}
+
+/* Encodes m directly and as the successor of base that changes the
+ * places where they differ (and a few more by 0), decodes it back, and
+ * compares. */
+static int round_trip(store_t *st, const nc_count *m, const nc_count *base, uint32_t P)
+{
+    uint8_t *key = malloc(store_key_max(st)), *key2 = malloc(store_key_max(st));
+    nc_count *back = calloc(P ? P : 1, sizeof *back), *b = malloc((P + 1) * sizeof *b);
+    uint32_t *marked = malloc((P ? P : 1) * sizeof *marked);
+    uint32_t *changed = malloc((P + 1) * sizeof *changed), nchanged = 0, nbase = 0;
+    int64_t *delta = malloc((P + 1) * sizeof *delta);
+    for (uint32_t p = 0; p < P; p++) {
+        b[p] = base[p];
+        if (base[p])
+            marked[nbase++] = p;
+        if (base[p] != m[p] || (next_rand() & 7) == 0) {
+            delta[nchanged] = (int64_t)(m[p] - base[p]);
+            changed[nchanged++] = p;
+        }
+    }
+    store_set_base(st, b, marked, nbase);
+    size_t len = store_encode(st, m, key);
+    size_t len2 = store_encode_succ(st, b, changed, delta, nchanged, key2);
+    int same_base = memcmp(b, base, P * sizeof *b) == 0;
+    uint32_t n = store_decode(st, key, back, marked);
+    int ok = same_base && len <= store_key_max(st) && len == len2 && memcmp(key, key2, len) == 0;
+    uint32_t want = 0;
+    for (uint32_t p = 0; p < P; p++) {
+        if (back[p] != m[p])
+            ok = 0;
+        if (m[p] && (want >= n || marked[want++] != p))
+            ok = 0;
+    }
+    ok = ok && want == n;
+    size_t header;
+    int safe = 1;
+    for (uint32_t p = 0; p < P; p++)
+        safe &= m[p] <= 1;
+    ok = ok && store_key_is_safe(key, &header) == safe;
+    free(key);
+    free(key2);
+    free(back);
+    free(marked);
+    free(changed);
+    free(delta);
+    free(b);
+    return ok;
+}
+
+static void test_encoding(void)
+{
+    uint32_t sizes[] = {0, 1, 7, 8, 9, 63, 64, 65, 200, 1000};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        uint32_t P = sizes[s];
+        store_t *st = store_new(P, (size_t)64 << 20, 1);
+        nc_count *m = calloc(P ? P : 1, sizeof *m), *base = calloc(P ? P : 1, sizeof *m);
+        int ok = st != NULL;
+        for (int i = 0; ok && i < 400; i++) {
+            random_marking(m, P, i & 1);
+            if (i & 2) {   /* a near successor, sometimes leaving or entering mode 0 */
+                memcpy(base, m, P * sizeof *m);
+                for (int k = 0; P && k < 3; k++)
+                    base[next_rand() % P] = next_rand() % 3;
+            } else {
+                random_marking(base, P, i & 4);
+            }
+            ok = round_trip(st, m, base, P);
+        }
+        if (ok && P) {   /* extremes */
+            for (uint32_t p = 0; p < P; p++)
+                m[p] = NC_COUNT_MAX;
+            ok = round_trip(st, m, base, P);
+            memset(m, 0, P * sizeof *m);
+            ok = ok && round_trip(st, m, base, P);
+            m[P - 1] = 2;
+            ok = ok && round_trip(st, m, m, P);
+        }
+        CHECK(ok, "encode, encode as successor, decode: round trip, %u places", P);
+        free(m);
+        free(base);
+        store_free(st);
+    }
+}
+
+static void test_overflow(void)
+{
+    store_t *st = store_new(3, (size_t)64 << 20, 0);
+    nc_count m[3] = {NC_COUNT_MAX - 1, 5, 0};
+    uint32_t marked[3] = {0, 1}, place[2] = {0, 2};
+    int64_t delta[2] = {1, 1};
+    uint8_t key[256], key2[256];
+    store_set_base(st, m, marked, 2);
+    size_t len = store_encode_succ(st, m, place, delta, 2, key);
+    nc_count want[3] = {NC_COUNT_MAX, 5, 1};
+    size_t len2 = store_encode(st, want, key2);
+    CHECK(len && len == len2 && memcmp(key, key2, len) == 0 && m[0] == NC_COUNT_MAX - 1,
+          "successor reaching 2^63-1 encoded, base restored");
+    delta[0] = 2;
+    CHECK(store_encode_succ(st, m, place, delta, 2, key) == 0, "successor passing 2^63-1 refused");
+    store_free(st);
+}
+
+static void test_sizes(void)
+{
+    store_t *st = store_new(100, (size_t)64 << 20, 0);
+    nc_count m[100] = {0};
+    uint8_t key[2048];
+    for (int p = 0; p < 100; p += 3)
+        m[p] = 1;
+    size_t len = store_encode(st, m, key);
+    CHECK(len == 1 + 13, "safe marking of 100 places: 14 bytes (got %zu)", len);
+    m[5] = 1000;
+    len = store_encode(st, m, key);
+    CHECK(len == 1 + 13 + 5 + 2, "one count of 1000 adds the >1 bits and a varint (got %zu)", len);
+    store_free(st);
+}
+
+/* Inserts many distinct markings, then all again: the second round finds
+ * every one, refs and parents survive table doubling, and walking the
+ * arena gives them back in insertion order. */
+static void test_table(void)
+{
+    enum { P = 40, N = 200000 };
+    store_t *st = store_new(P, (size_t)256 << 20, 1);
+    uint8_t key[1024];
+    nc_count m[P];
+    store_ref *refs = malloc(N * sizeof *refs);
+    int ok = 1;
+    for (uint32_t i = 0; i < N; i++) {
+        for (uint32_t p = 0; p < P; p++)
+            m[p] = (i >> (p % 20)) & 1;
+        m[P - 1] = i / 4096;       /* makes them distinct, some counts > 1 */
+        m[P - 2] = i % 4096;
+        size_t len = store_encode(st, m, key);
+        store_ref parent = i ? refs[i - 1] : STORE_NO_REF;
+        if (store_insert(st, key, len, store_hash(key, len), parent, i % 1000, &refs[i]) != 1)
+            ok = 0;
+    }
+    CHECK(ok && store_count(st) == N, "%d distinct markings inserted", N);
+    ok = 1;
+    for (uint32_t i = 0; i < N; i++) {
+        for (uint32_t p = 0; p < P; p++)
+            m[p] = (i >> (p % 20)) & 1;
+        m[P - 1] = i / 4096;
+        m[P - 2] = i % 4096;
+        size_t len = store_encode(st, m, key);
+        store_ref r;
+        if (store_insert(st, key, len, store_hash(key, len), 0, 0, &r) != 0 || r != refs[i])
+            ok = 0;
+    }
+    CHECK(ok && store_count(st) == N, "every marking found again, same ref");
+    ok = 1;
+    store_ref r = store_first(st);
+    uint32_t i = 0;
+    while (store_more(st, &r)) {
+        store_ref parent;
+        uint32_t t;
+        if (i >= N || r != refs[i] || store_parent(st, r, &parent, &t) < 0 ||
+            parent != (i ? refs[i - 1] : STORE_NO_REF) || t != i % 1000)
+            ok = 0;
+        r = store_after(st, r);
+        i++;
+    }
+    CHECK(ok && i == N, "arena walk: insertion order, parents and transitions kept");
+    CHECK(store_peak_bytes(st) >= store_bytes(st) && store_bytes(st) > store_record_bytes(st),
+          "accounting covers the records (%zu bytes, %llu in records)", store_bytes(st),
+          (unsigned long long)store_record_bytes(st));
+    free(refs);
+    store_free(st);
+}
+
+static void test_budget(void)
+{
+    CHECK(store_new(10, 1000, 0) == NULL, "a budget below one block refuses to start");
+    store_t *st = store_new(10, (size_t)1 << 20, 0);
+    nc_count m[10] = {0};
+    uint8_t key[512];
+    int r = 1;
+    uint64_t i;
+    for (i = 0; r == 1 && i < 10000000; i++) {
+        m[0] = i;
+        size_t len = store_encode(st, m, key);
+        store_ref ref;
+        r = store_insert(st, key, len, store_hash(key, len), 0, 0, &ref);
+    }
+    CHECK(r == -1, "1 MiB budget runs out (after %llu markings)", (unsigned long long)i);
+    CHECK(store_peak_bytes(st) <= ((size_t)1 << 20), "peak %zu stays within the budget",
+          store_peak_bytes(st));
+    store_free(st);
+    CHECK(store_budget(0) > 0 && store_budget(0) <= STORE_DEFAULT_BUDGET_MAX,
+          "default budget %zu MiB", store_budget(0) >> 20);
+    CHECK(store_budget(12345) == 12345, "explicit budget kept");
+}
+
+int main(void)
+{
+    test_encoding();
+    test_sizes();
+    test_overflow();
+    test_table();
+    test_budget();
+    UNIT_DONE();
+}
