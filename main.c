@@ -15,6 +15,7 @@
 #include "netconv.h"
 #include "tree.h"
 #include "cli.h"
+#include "mcc/mcc.h"
 
 #define EXIT_YES 0
 #define EXIT_NO 1
@@ -491,6 +492,7 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 1, argv + 1, NULL);
+    if (!strcmp(cmd, "mcc")) return mcc_main(argc - 1, argv + 1);
     if (strchr(cmd, ':'))
         return cmd_check(argc - 1, argv + 1, cmd);
     return usage_error("unknown command '%s'", cmd);

@@ -1,0 +1,110 @@
+/* The answer lines.  Everything that reaches stdout in an mcc run goes
+ * through here, so that each line is flushed at once (a kill at the time
+ * limit keeps what was printed) and no value is ever answered twice. */
+#include "mcc/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Ids printed so far.  An examination has at most 16 values, so a list
+ * searched linearly is enough. */
+static char **printed;
+static size_t nprinted, cap_printed;
+
+static int seen(const char *id)
+{
+    for (size_t i = 0; i < nprinted; i++)
+        if (!strcmp(printed[i], id))
+            return 1;
+    return 0;
+}
+
+/* Records id; 0 when it was printed before (or cannot be recorded, in
+ * which case staying silent is the safe side). */
+static int claim(const char *id)
+{
+    if (seen(id)) {
+        fprintf(stderr, "mck: internal error: value %s answered twice; second answer dropped\n", id);
+        return 0;
+    }
+    if (nprinted == cap_printed) {
+        size_t cap = cap_printed ? 2 * cap_printed : 32;
+        char **bigger = realloc(printed, cap * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        printed = bigger;
+        cap_printed = cap;
+    }
+    char *copy = strdup(id);
+    if (!copy)
+        return 0;
+    printed[nprinted++] = copy;
+    return 1;
+}
+
+void mcc_answers_reset(void)
+{
+    for (size_t i = 0; i < nprinted; i++)
+        free(printed[i]);
+    free(printed);
+    printed = NULL;
+    nprinted = cap_printed = 0;
+}
+
+size_t mcc_answers_printed(void)
+{
+    return nprinted;
+}
+
+char *mcc_u128_decimal(mcc_u128 v, char *buf)
+{
+    char tmp[40];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return buf;
+}
+
+static void line(const char *head, const char *id, const char *value, const char *techniques)
+{
+    printf("%s %s %s TECHNIQUES %s\n", head, id, value, techniques);
+    fflush(stdout);
+}
+
+int mcc_answer_bool(const char *id, int value, const char *techniques)
+{
+    if (!claim(id))
+        return 0;
+    line("FORMULA", id, value ? "TRUE" : "FALSE", techniques);
+    return 1;
+}
+
+int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
+{
+    char buf[40];
+    if (!claim(id))
+        return 0;
+    line("FORMULA", id, mcc_u128_decimal(value, buf), techniques);
+    return 1;
+}
+
+int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniques)
+{
+    char buf[40];
+    if (!claim(what))
+        return 0;
+    line("STATE_SPACE", what, mcc_u128_decimal(value, buf), techniques);
+    return 1;
+}
+
+void mcc_answer_word(const char *word)
+{
+    puts(word);
+    fflush(stdout);
+}

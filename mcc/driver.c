@@ -1,0 +1,252 @@
+/* `mck mcc`: from the examination name and the instance folder to answer
+ * lines.  The driver reads the environment BenchKit sets, refuses what mck
+ * cannot take part in (coloured nets, CTL and LTL for now), reads and
+ * compiles the net, and hands over to the examination's family. */
+#include "mcc/mcc.h"
+#include "mcc/internal.h"
+#include "checkers/store.h"
+#include "input/input.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEFAULT_SECONDS 3600.0
+/* Answers must be out before the harness kills us: searching stops this
+ * long before the time confinement ends (a tenth of it, at least 2 s and at
+ * most a minute: the end of a search, the last answers and exit are
+ * quick). */
+#define MARGIN_SHARE 0.1
+#define MARGIN_MIN 2.0
+#define MARGIN_MAX 60.0
+/* Of a memory confinement, the share given to search data; the rest is
+ * for the net, the process and the allocator's slack. */
+#define MEMORY_SHARE 0.75
+
+typedef enum { FAMILY_STATE_SPACE, FAMILY_GLOBAL, FAMILY_FORMULAS, FAMILY_LATER } family;
+
+static const struct {
+    const char *name;
+    family fam;
+} exams[] = {
+    {"StateSpace", FAMILY_STATE_SPACE},
+    {"UpperBounds", FAMILY_FORMULAS},
+    {"ReachabilityDeadlock", FAMILY_GLOBAL},
+    {"ReachabilityCardinality", FAMILY_FORMULAS},
+    {"ReachabilityFireability", FAMILY_FORMULAS},
+    {"OneSafe", FAMILY_GLOBAL},
+    {"QuasiLiveness", FAMILY_GLOBAL},
+    {"StableMarking", FAMILY_GLOBAL},
+    {"Liveness", FAMILY_GLOBAL},
+    {"CTLCardinality", FAMILY_LATER},
+    {"CTLFireability", FAMILY_LATER},
+    {"LTLCardinality", FAMILY_LATER},
+    {"LTLFireability", FAMILY_LATER},
+};
+
+double mcc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double mcc_time_left(const mcc_run *r)
+{
+    double left = r->deadline - mcc_now();
+    return left > 0 ? left : 0;
+}
+
+size_t mcc_budget(const mcc_run *r)
+{
+    return store_budget(r->mem_bytes);
+}
+
+void mcc_search_options(const mcc_run *r, size_t mem_bytes, check_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    /* explore treats 0 as "no limit": an exhausted budget still gets a
+     * moment, which ends the search at its first clock check. */
+    double left = mcc_time_left(r);
+    opt->timeout = left > 0.001 ? left : 0.001;
+    opt->mem_bytes = mem_bytes ? mem_bytes : r->mem_bytes;
+    opt->progress = r->verbose > 1;
+    opt->verbose = r->verbose;
+    opt->interrupted = r->interrupted;
+}
+
+/* ---- environment ---- */
+
+static double env_seconds(void)
+{
+    const char *s = getenv("BK_TIME_CONFINEMENT");
+    char *end;
+    if (!s || !*s)
+        return DEFAULT_SECONDS;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v > 0) || v > 1e9) {
+        fprintf(stderr, "mck mcc: ignoring BK_TIME_CONFINEMENT='%s'\n", s);
+        return DEFAULT_SECONDS;
+    }
+    return v;
+}
+
+static size_t env_memory(void)
+{
+    const char *s = getenv("BK_MEMORY_CONFINEMENT");
+    char *end;
+    if (!s || !*s)
+        return 0;
+    errno = 0;
+    unsigned long long mib = strtoull(s, &end, 10);
+    if (errno || *end || mib == 0 || *s == '-' || mib > (SIZE_MAX >> 21)) {
+        fprintf(stderr, "mck mcc: ignoring BK_MEMORY_CONFINEMENT='%s'\n", s);
+        return 0;
+    }
+    return (size_t)((double)((size_t)mib << 20) * MEMORY_SHARE);
+}
+
+/* ---- the instance folder ---- */
+
+static char *join(const char *dir, const char *name, const char *suffix)
+{
+    size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s/%s%s", dir, name, suffix);
+    return s;
+}
+
+/* The first bytes of a file, NUL-terminated; "" when unreadable. */
+static void head(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+static int is_colored(const char *dir)
+{
+    char buf[16];
+    char *path = join(dir, "iscolored", "");
+    head(path, buf, sizeof buf);
+    free(path);
+    return !strncmp(buf, "TRUE", 4);
+}
+
+/* After the reader refused the model: was it a coloured net?  The net
+ * type comes early in the file. */
+static int looks_colored(const char *model)
+{
+    static char buf[8192];
+    head(model, buf, sizeof buf);
+    return strstr(buf, "symmetricnet") || strstr(buf, "highlevelnet");
+}
+
+/* ---- the run ---- */
+
+static int run_family(mcc_run *r, family fam)
+{
+    switch (fam) {
+    case FAMILY_STATE_SPACE:
+        return mcc_state_space(r);
+    case FAMILY_GLOBAL:
+        return mcc_global(r);
+    case FAMILY_FORMULAS: {
+        char *path = join(r->dir, r->exam, ".xml");
+        if (!path)
+            return -1;
+        int left = mcc_formulas(r, path);
+        free(path);
+        return left;
+    }
+    default:
+        return -1;
+    }
+}
+
+static int run_exam(mcc_run *r, family fam)
+{
+    char *model = join(r->dir, "model.pnml", "");
+    if (!model)
+        return 1;
+    r->net = pnml_read(model);
+    if (!r->net) {
+        mcc_answer_word(looks_colored(model) ? "DO_NOT_COMPETE" : "CANNOT_COMPUTE");
+        free(model);
+        return 1;
+    }
+    free(model);
+    int rc = 0;
+    r->cn = nc_compile(r->net);
+    if (!r->cn || mcc_structure_compute(r->cn, &r->st) < 0) {
+        nc_error(NULL, 0, "out of memory");
+        rc = 1;
+    } else if (run_family(r, fam) < 0) {
+        rc = 1;
+    }
+    if (mcc_answers_printed() == 0)
+        mcc_answer_word("CANNOT_COMPUTE");
+    mcc_structure_free(&r->st);
+    nc_free_net(r->net);
+    return rc;
+}
+
+static int usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "mck mcc: ");
+    fprintf(stderr, msg, arg);
+    fprintf(stderr, "\nusage: mck mcc [-v] [EXAMINATION [DIR]]\n"
+                    "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
+                    "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n");
+    return 2;
+}
+
+int mcc_main(int argc, char **argv)
+{
+    static volatile int never;
+    mcc_run r;
+    memset(&r, 0, sizeof r);
+    r.start = mcc_now();
+    r.interrupted = &never;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        if (!strcmp(argv[i], "-v"))
+            r.verbose++;
+        else
+            return usage("unknown option '%s'", argv[i]);
+    }
+    r.exam = i < argc ? argv[i++] : getenv("BK_EXAMINATION");
+    r.dir = i < argc ? argv[i++] : ".";
+    if (i < argc)
+        return usage("unexpected argument '%s'", argv[i]);
+    if (!r.exam || !*r.exam)
+        return usage("%s", "no examination given (argument or BK_EXAMINATION)");
+    size_t k = 0;
+    while (k < sizeof exams / sizeof exams[0] && strcmp(exams[k].name, r.exam))
+        k++;
+    if (k == sizeof exams / sizeof exams[0])
+        return usage("unknown examination '%s'", r.exam);
+    double seconds = env_seconds(), margin = MARGIN_SHARE * seconds;
+    margin = margin < MARGIN_MIN ? MARGIN_MIN : margin > MARGIN_MAX ? MARGIN_MAX : margin;
+    r.deadline = r.start + (seconds > margin ? seconds - margin : 0);
+    r.mem_bytes = env_memory();
+    if (is_colored(r.dir)) {
+        mcc_answer_word("DO_NOT_COMPETE");
+        return 0;
+    }
+    if (exams[k].fam == FAMILY_LATER) {
+        mcc_answer_word("CANNOT_COMPUTE");
+        return 0;
+    }
+    int rc = run_exam(&r, exams[k].fam);
+    mcc_answers_reset();
+    return rc;
+}

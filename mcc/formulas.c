@@ -1,0 +1,167 @@
+/* UpperBounds and Reachability{Cardinality,Fireability}: every property of
+ * the file in one exploration.  The pre-pass (prepass.h) settles what it
+ * can; the exploration then evaluates the open properties on each marking
+ * as it is found, drops each at its first witness ("E F φ" true,
+ * "A G φ" false, a bound reaching its proven upper end), and stops when
+ * none is left.  A complete exploration settles the rest: "E F φ" false,
+ * "A G φ" true, a bound's maximum seen. */
+#include "checkers/explore.h"
+#include "mcc/prepass.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Share of the remaining time the pre-pass may use. */
+#define PREPASS_SHARE 0.3
+
+typedef struct sweep {
+    const cnet_t *cn;
+    mcc_query **open;
+    size_t nopen;
+    const nc_count *m;
+} sweep;
+
+static int enabled_here(uint32_t t, void *ctx)
+{
+    const sweep *s = ctx;
+    return t < s->cn->ntransitions && cn_enabled(s->cn, s->m, t);
+}
+
+static int deadlock_here(void *ctx)
+{
+    const sweep *s = ctx;
+    for (uint32_t t = 0; t < s->cn->ntransitions; t++)
+        if (cn_enabled(s->cn, s->m, t))
+            return 0;
+    return 1;
+}
+
+static void look(sweep *s, mcc_query *q, const tree_eval_ctx *ec)
+{
+    if (q->cls == MCC_BOUND) {
+        mcc_u128 sum = 0;
+        for (uint32_t i = 0; i < q->formula->n; i++)
+            sum += s->m[q->formula->items[i]];
+        mcc_query_lower(q, sum, "EXPLICIT");
+        return;
+    }
+    int v = tree_eval_state(q->formula->l, ec);
+    if (v < 0) {
+        fprintf(stderr, "mck mcc: %s: cannot evaluate its formula; left unanswered\n", q->id);
+        q->decided = 1;
+    } else if (q->formula->op == T_EF && v) {
+        mcc_query_settle(q, 1, "EXPLICIT");
+    } else if (q->formula->op == T_AG && !v) {
+        mcc_query_settle(q, 0, "EXPLICIT");
+    }
+}
+
+static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
+{
+    sweep *s = ctx;
+    (void)id;
+    (void)ref;
+    s->m = m;
+    tree_eval_ctx ec = {m, enabled_here, deadlock_here, s};
+    size_t k = 0;
+    for (size_t i = 0; i < s->nopen; i++) {
+        look(s, s->open[i], &ec);
+        if (!s->open[i]->decided)
+            s->open[k++] = s->open[i];
+    }
+    s->nopen = k;
+    return k == 0;
+}
+
+static void exhausted(mcc_query *q)
+{
+    if (q->cls == MCC_BOUND)
+        mcc_query_exhausted(q, "EXPLICIT");
+    else
+        mcc_query_settle(q, q->formula->op == T_AG, "EXPLICIT");
+}
+
+static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
+{
+    check_options opt;
+    mcc_search_options(r, 0, &opt);
+    explore_t *ex = explore_new(r->cn, &opt, 0);
+    if (!ex) {
+        fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", r->exam);
+        return;
+    }
+    sweep s = {r->cn, open, n, NULL};
+    explore_visitor v = {on_state, NULL, NULL, r->exam};
+    result_t res;
+    result_init(&res);
+    explore_status st = explore_bfs(ex, &v, &s, &res);
+    explore_free(ex);
+    if (st == EXPLORE_DONE)
+        for (size_t i = 0; i < s.nopen; i++)
+            exhausted(s.open[i]);
+    else if (st == EXPLORE_GAVE_UP)
+        fprintf(stderr, "mck mcc: %s: %s after %llu states; %zu values open\n", r->exam,
+                res.reason, (unsigned long long)res.states, s.nopen);
+    result_clear(&res);
+}
+
+/* Only the shapes the exploration can judge become queries; anything else
+ * stays unanswered. */
+static int usable(const mcc_property *p)
+{
+    const tree_t *f = p->formula;
+    if (!f || p->unsupported)
+        return 0;
+    if (p->cls == MCC_BOUND)
+        return f->op == T_BOUND;
+    return p->cls == MCC_REACH && (f->op == T_EF || f->op == T_AG) && f->l &&
+           tree_is_state_formula(f->l);
+}
+
+static int run_queries(const mcc_run *r, mcc_query *q, size_t n)
+{
+    size_t left = mcc_prepass(r, q, n, mcc_now() + PREPASS_SHARE * mcc_time_left(r));
+    if (left) {
+        mcc_query **open = malloc(n * sizeof *open);
+        if (!open)
+            return (int)left;
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!q[i].decided)
+                open[k++] = &q[i];
+        explore_open(r, open, k);
+        free(open);
+    }
+    int unanswered = 0;
+    for (size_t i = 0; i < n; i++)
+        unanswered += !q[i].decided;
+    return unanswered;
+}
+
+int mcc_formulas(mcc_run *r, const char *path)
+{
+    mcc_property_set *set = mccxml_read(path, r->net, r->exam);
+    if (!set)
+        return -1;
+    mcc_query *q = calloc(set->n ? set->n : 1, sizeof *q);
+    if (!q) {
+        mccxml_free(set);
+        return -1;
+    }
+    size_t n = 0, skipped = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        const mcc_property *p = &set->props[i];
+        if (!usable(p)) {
+            fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id,
+                    p->unsupported ? p->unsupported : "not a reachability or bound formula");
+            skipped++;
+            continue;
+        }
+        q[n] = (mcc_query){p->id, p->cls, p->formula, 0, 0, MCC_U128_MAX, NULL, NULL};
+        n++;
+    }
+    int left = run_queries(r, q, n) + (int)skipped;
+    free(q);
+    mccxml_free(set);
+    return left;
+}

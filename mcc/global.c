@@ -1,0 +1,245 @@
+/* The five global properties (mcc-formats.md §2.5), each a single value
+ * whose id is the examination's name.  First what the structure and the
+ * initial marking settle, then one exploration that watches only what the
+ * examination needs and stops at the first marking or firing that decides
+ * it:
+ *   ReachabilityDeadlock  a deadlock;
+ *   OneSafe               a marking with a count above 1;
+ *   QuasiLiveness         the last transition fired for the first time;
+ *   StableMarking         the last place changed by a firing (a place p is
+ *                         stable iff no fired transition changes p: a
+ *                         firing m -> m' that changes p makes m(p) or m'(p)
+ *                         differ from m0(p));
+ *   Liveness              a deadlock; otherwise the graph is kept and its
+ *                         bottom components are examined (scc.c).
+ * A complete exploration settles the rest; an incomplete one answers
+ * nothing. */
+#include "checkers/explore.h"
+#include "mcc/graph.h"
+#include "mcc/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { G_DEADLOCK, G_ONESAFE, G_QUASI, G_STABLE, G_LIVE } question;
+
+static const char *const names[] = {
+    "ReachabilityDeadlock", "OneSafe", "QuasiLiveness", "StableMarking", "Liveness",
+};
+
+typedef struct watch {
+    const mcc_run *r;
+    question q;
+    const store_t *store;
+    uint8_t *fired;         /* per transition */
+    uint32_t nfired;
+    uint8_t *changed;       /* per place */
+    uint32_t nchanged;
+    int deadlock, unsafe;
+    mcc_graph *g;           /* Liveness only; NULL once it outgrew its budget */
+} watch;
+
+/* ---- the exploration's callbacks ---- */
+
+static void drop_graph(watch *w)
+{
+    if (!w->g)
+        return;
+    fprintf(stderr, "mck mcc: Liveness: graph outgrew its budget; only FALSE can be shown\n");
+    mcc_graph_free(w->g);
+    w->g = NULL;
+}
+
+static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
+{
+    watch *w = ctx;
+    (void)id;
+    (void)m;
+    if (w->q == G_ONESAFE) {
+        /* Keys of markings with no count above 1 are bitmaps (store.h). */
+        size_t header;
+        if (!store_key_is_safe(store_key(w->store, ref, NULL), &header)) {
+            w->unsafe = 1;
+            return 1;
+        }
+    }
+    if (w->g && mcc_graph_add_state(w->g, ref) < 0)
+        drop_graph(w);
+    return 0;
+}
+
+static void note_changes(watch *w, uint32_t t)
+{
+    const cnet_t *cn = w->r->cn;
+    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
+        uint32_t p = cn->eff_place[i];
+        if (!w->changed[p]) {
+            w->changed[p] = 1;
+            w->nchanged++;
+        }
+    }
+}
+
+static int on_edge(void *ctx, store_ref from, uint32_t t, store_ref to, int fresh)
+{
+    watch *w = ctx;
+    (void)from;
+    if (!w->fired[t]) {
+        w->fired[t] = 1;
+        w->nfired++;
+        if (w->q == G_STABLE)
+            note_changes(w, t);
+    }
+    if (w->g && mcc_graph_add_edge(w->g, to, fresh, t) < 0)
+        drop_graph(w);
+    if (w->q == G_QUASI)
+        return w->nfired == w->r->cn->ntransitions;
+    if (w->q == G_STABLE)
+        return w->nchanged == w->r->cn->nplaces;
+    return 0;
+}
+
+static int on_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
+{
+    watch *w = ctx;
+    (void)id;
+    (void)ref;
+    if (w->g && mcc_graph_close_state(w->g) < 0)
+        drop_graph(w);
+    if (n == 0) {
+        w->deadlock = 1;
+        /* without transitions Liveness holds vacuously, deadlock or not */
+        return w->q == G_DEADLOCK || (w->q == G_LIVE && w->r->cn->ntransitions > 0);
+    }
+    return 0;
+}
+
+/* ---- before and after ---- */
+
+/* What the structure and the initial marking decide: 1 printed, 0 not. */
+static int shortcut(const mcc_run *r, question q)
+{
+    const mcc_structure *s = &r->st;
+    const char *id = names[q];
+    switch (q) {
+    case G_DEADLOCK:
+        if (s->never_deadlocks)
+            return mcc_answer_bool(id, 0, TECH_TOPO_INITIAL);
+        if (r->cn->ntransitions == 0)
+            return mcc_answer_bool(id, 1, TECH_INITIAL);
+        return 0;
+    case G_ONESAFE:
+        if (s->initial_unsafe)
+            return mcc_answer_bool(id, 0, TECH_INITIAL);
+        for (uint32_t p = 0; p < r->cn->nplaces; p++)
+            if (s->gainable[p])
+                return 0;
+        /* no count can grow beyond its initial value, which is <= 1 */
+        return mcc_answer_bool(id, 1, TECH_TOPO_INITIAL);
+    case G_QUASI:
+        return s->ndead ? mcc_answer_bool(id, 0, TECH_TOPO_INITIAL) : 0;
+    case G_STABLE:
+        return s->nfrozen ? mcc_answer_bool(id, 1, TECH_TOPO_INITIAL) : 0;
+    case G_LIVE:
+        return s->ndead ? mcc_answer_bool(id, 0, TECH_TOPO_INITIAL) : 0;
+    }
+    return 0;
+}
+
+/* Liveness after a complete exploration without a deadlock. */
+static int liveness(const mcc_run *r, watch *w)
+{
+    const char *id = names[G_LIVE];
+    if (w->nfired < r->cn->ntransitions)
+        return mcc_answer_bool(id, 0, TECH_EXPLICIT);
+    if (!w->g)
+        return 0;
+    char why[96];
+    mcc_graph_drop_refs(w->g);
+    int live = mcc_graph_live(w->g, r->cn->ntransitions, mcc_budget(r), r->deadline, why,
+                              sizeof why);
+    if (live < 0) {
+        fprintf(stderr, "mck mcc: Liveness: %s\n", why);
+        return 0;
+    }
+    return mcc_answer_bool(id, live, TECH_EXPLICIT);
+}
+
+/* The value of a stopped or complete exploration: 1 printed, 0 not. */
+static int conclude(const mcc_run *r, watch *w, explore_status st)
+{
+    const char *id = names[w->q];
+    if (st == EXPLORE_STOPPED) {
+        switch (w->q) {
+        case G_DEADLOCK: return mcc_answer_bool(id, 1, TECH_EXPLICIT);
+        case G_ONESAFE: return mcc_answer_bool(id, 0, TECH_EXPLICIT);
+        case G_QUASI: return mcc_answer_bool(id, 1, TECH_EXPLICIT);
+        case G_STABLE: return mcc_answer_bool(id, 0, TECH_EXPLICIT);
+        case G_LIVE: return mcc_answer_bool(id, 0, TECH_EXPLICIT);
+        }
+        return 0;
+    }
+    if (st != EXPLORE_DONE)
+        return 0;
+    switch (w->q) {
+    case G_DEADLOCK: return mcc_answer_bool(id, 0, TECH_EXPLICIT);
+    case G_ONESAFE: return mcc_answer_bool(id, 1, TECH_EXPLICIT);
+    case G_QUASI: return mcc_answer_bool(id, w->nfired == r->cn->ntransitions, TECH_EXPLICIT);
+    case G_STABLE: return mcc_answer_bool(id, w->nchanged < r->cn->nplaces, TECH_EXPLICIT);
+    case G_LIVE: return liveness(r, w);
+    }
+    return 0;
+}
+
+static int explore_for(const mcc_run *r, watch *w)
+{
+    /* Liveness splits the budget between the markings and the graph, which
+     * takes more: 16 bytes a state and 8 an edge. */
+    size_t budget = mcc_budget(r);
+    check_options opt;
+    mcc_search_options(r, w->q == G_LIVE ? budget / 3 : 0, &opt);
+    if (w->q == G_LIVE && !(w->g = mcc_graph_new(budget - budget / 3)))
+        fprintf(stderr, "mck mcc: Liveness: no room for the graph; only FALSE can be shown\n");
+    explore_t *ex = explore_new(r->cn, &opt, 0);
+    if (!ex) {
+        fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", names[w->q]);
+        return 0;
+    }
+    w->store = explore_store(ex);
+    explore_visitor v = {on_state, on_edge, on_expanded, names[w->q]};
+    result_t res;
+    result_init(&res);
+    explore_status st = explore_bfs(ex, &v, w, &res);
+    explore_free(ex);
+    w->store = NULL;
+    if (st == EXPLORE_GAVE_UP)
+        fprintf(stderr, "mck mcc: %s: %s after %llu states\n", names[w->q], res.reason,
+                (unsigned long long)res.states);
+    result_clear(&res);
+    return conclude(r, w, st);
+}
+
+int mcc_global(mcc_run *r)
+{
+    question q = G_DEADLOCK;
+    while (q < G_LIVE && strcmp(names[q], r->exam))
+        q++;
+    if (shortcut(r, q))
+        return 0;
+    watch w;
+    memset(&w, 0, sizeof w);
+    w.r = r;
+    w.q = q;
+    w.fired = calloc(r->cn->ntransitions ? r->cn->ntransitions : 1, 1);
+    w.changed = calloc(r->cn->nplaces ? r->cn->nplaces : 1, 1);
+    int done = 0;
+    if (!w.fired || !w.changed)
+        fprintf(stderr, "mck mcc: out of memory\n");
+    else
+        done = explore_for(r, &w);
+    mcc_graph_free(w.g);
+    free(w.fired);
+    free(w.changed);
+    return done ? 0 : 1;
+}

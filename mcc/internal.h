@@ -1,0 +1,84 @@
+/* What the files of mcc/ share: the run (net, time and memory budget),
+ * answer printing, the structural facts, and one entry point per family of
+ * examinations.  Nothing outside mcc/ includes this. */
+#ifndef MCK_MCC_INTERNAL_H
+#define MCK_MCC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "netconv.h"
+#include "result.h"
+
+typedef unsigned __int128 mcc_u128;
+#define MCC_U128_MAX (~(mcc_u128)0)
+
+/* ---- structure.c: facts that hold in every reachable marking, derived
+ * from the net and the initial marking alone ----
+ *
+ * A place is "gainable" when some transition that may fire adds tokens to
+ * it; a transition "may fire" when each place it needs either holds enough
+ * tokens initially or is gainable (least fixpoint).  By induction over
+ * runs, only such transitions ever fire, so a place that is not gainable
+ * never exceeds its initial count, and a transition outside the fixpoint is
+ * never enabled. */
+typedef struct mcc_structure {
+    uint8_t *may_fire;      /* per transition; 0: never enabled */
+    uint8_t *frozen;        /* per place; 1: no transition that may fire changes it */
+    uint8_t *gainable;      /* per place */
+    uint32_t ndead;         /* transitions that never fire */
+    uint32_t nfrozen;
+    int never_deadlocks;    /* some transition is enabled in every reachable marking */
+    int initial_unsafe;     /* some initial count exceeds 1 */
+} mcc_structure;
+
+int mcc_structure_compute(const cnet_t *cn, mcc_structure *s);   /* 0, or -1: no memory */
+void mcc_structure_free(mcc_structure *s);
+
+/* ---- the run ---- */
+typedef struct mcc_run {
+    const char *exam;
+    const char *dir;
+    net_t *net;
+    const cnet_t *cn;
+    mcc_structure st;
+    double start;          /* mcc_now() at start-up */
+    double deadline;       /* mcc_now() value by which every answer must be out */
+    size_t mem_bytes;      /* budget of search data; 0 = the store's default */
+    volatile int *interrupted;
+    int verbose;
+} mcc_run;
+
+double mcc_now(void);                           /* monotonic seconds */
+double mcc_time_left(const mcc_run *r);         /* >= 0 */
+/* Options for an exploration that must end by the run's deadline, with
+ * mem_bytes of budget (0: the run's). */
+void mcc_search_options(const mcc_run *r, size_t mem_bytes, check_options *opt);
+/* The budget mem_bytes stands for once the default is resolved. */
+size_t mcc_budget(const mcc_run *r);
+
+/* ---- answer.c: the answer lines (mcc-formats.md §2.2) ----
+ * Each function prints one line and flushes it.  A value id printed once
+ * is never printed again (a second, different answer would score as
+ * wrong): the call is refused and 0 returned; 1 when printed. */
+int mcc_answer_bool(const char *id, int value, const char *techniques);
+int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques);
+int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniques);
+void mcc_answer_word(const char *word);   /* CANNOT_COMPUTE, DO_NOT_COMPETE */
+size_t mcc_answers_printed(void);
+void mcc_answers_reset(void);             /* forget the printed ids (tests) */
+/* Writes v in decimal into buf (at least 40 bytes); returns buf. */
+char *mcc_u128_decimal(mcc_u128 v, char *buf);
+
+/* Technique lists, ready to print. */
+#define TECH_EXPLICIT "SEQUENTIAL_PROCESSING EXPLICIT"
+#define TECH_INITIAL "SEQUENTIAL_PROCESSING INITIAL_STATE"
+#define TECH_TOPOLOGICAL "SEQUENTIAL_PROCESSING TOPOLOGICAL"
+#define TECH_TOPO_INITIAL "SEQUENTIAL_PROCESSING TOPOLOGICAL INITIAL_STATE"
+
+/* ---- the examinations: each prints what it can decide and returns the
+ * number of values left unanswered, or -1 after an error message ---- */
+int mcc_state_space(mcc_run *r);                 /* statespace.c */
+int mcc_global(mcc_run *r);                      /* global.c: the five global properties */
+int mcc_formulas(mcc_run *r, const char *path);  /* formulas.c: UpperBounds, Reachability* */
+
+#endif

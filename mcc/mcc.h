@@ -1,0 +1,14 @@
+/* mcc: the BenchKit driver (mcc-formats.md §1.3, §2).  `mck mcc
+ * [EXAMINATION [DIR]]` reads DIR/model.pnml (and DIR/EXAMINATION.xml for a
+ * formula examination) and prints the contest's answer lines on stdout,
+ * each flushed as soon as its value is certain.  A value that is not
+ * certain is never printed. */
+#ifndef MCK_MCC_H
+#define MCK_MCC_H
+
+/* argv[0] is "mcc".  Returns the process exit status: 0 when the run went
+ * as designed (whether or not every value was found), 1 when the model or
+ * property file could not be read, 2 on a usage error. */
+int mcc_main(int argc, char **argv);
+
+#endif
