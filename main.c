@@ -108,6 +108,7 @@ static void print_help(FILE *out)
         "usage: mck check [OPTIONS] [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY]\n"
         "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
         "       mck info [-t LANG] [-v] MODEL\n"
+        "       mck mcc [EXAMINATION [DIR]]   (Model Checking Contest mode; see below)\n"
         "       mck list\n"
         "       mck --help | --version\n"
         "\n"
@@ -128,7 +129,11 @@ static void print_help(FILE *out)
         "\n"
         "output: 'Result: YES.', 'Result: NO.' or 'Result: UNKNOWN (reason).', then the run\n"
         "under 'Witness:' or 'Counterexample:', then 'Time needed: T seconds'.\n"
-        "exit status: 0 YES, 1 NO, 3 UNKNOWN, 2 error (message FILE:LINE: text on stderr).\n",
+        "exit status: 0 YES, 1 NO, 3 UNKNOWN, 2 error (message FILE:LINE: text on stderr).\n"
+        "\n"
+        "mck mcc reads DIR/model.pnml and DIR/EXAMINATION.xml (DIR: the current folder,\n"
+        "EXAMINATION: $BK_EXAMINATION) and prints the contest's answer lines; the run ends\n"
+        "before $BK_TIME_CONFINEMENT seconds.  'mck mcc --help' tells more.\n",
         out);
 }
 
@@ -492,7 +497,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 1, argv + 1, NULL);
-    if (!strcmp(cmd, "mcc")) return mcc_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "mcc"))
+        return mcc_main(argc - 1, argv + 1);
     if (strchr(cmd, ':'))
         return cmd_check(argc - 1, argv + 1, cmd);
     return usage_error("unknown command '%s'", cmd);

@@ -199,13 +199,22 @@ static int run_exam(mcc_run *r, family fam)
     return rc;
 }
 
+static void print_usage(FILE *out)
+{
+    fprintf(out, "usage: mck mcc [-v] [EXAMINATION [DIR]]\n"
+                 "  Answers a Model Checking Contest examination on DIR/model.pnml (and\n"
+                 "  DIR/EXAMINATION.xml) with the contest's answer lines on standard output.\n"
+                 "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
+                 "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n"
+                 "  -v: what each technique decided, on standard error.\n");
+}
+
 static int usage(const char *msg, const char *arg)
 {
     fprintf(stderr, "mck mcc: ");
     fprintf(stderr, msg, arg);
-    fprintf(stderr, "\nusage: mck mcc [-v] [EXAMINATION [DIR]]\n"
-                    "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
-                    "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n");
+    fputc('\n', stderr);
+    print_usage(stderr);
     return 2;
 }
 
@@ -218,9 +227,12 @@ int mcc_main(int argc, char **argv)
     r.interrupted = &never;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        if (!strcmp(argv[i], "-v"))
+        if (!strcmp(argv[i], "-v")) {
             r.verbose++;
-        else
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            print_usage(stdout);
+            return 0;
+        } else
             return usage("unknown option '%s'", argv[i]);
     }
     r.exam = i < argc ? argv[i++] : getenv("BK_EXAMINATION");
