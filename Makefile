@@ -9,7 +9,10 @@ endif
 
 PREFIX ?= $(prefix)
 DESTDIR ?=
-WARN = -Wall -Wextra
+# CI sets WERROR=-Werror on the make command line (not in configure's
+# CFLAGS: autoconf's own test programs are not warning-free).
+WERROR ?=
+WARN = -Wall -Wextra $(WERROR)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -I. -Iformula \
              $(XML_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"'
 ALL_LIBS = $(XML_LIBS) $(GLPK_LIBS) $(LIBS) -lm

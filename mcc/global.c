@@ -169,17 +169,12 @@ static int liveness(const mcc_run *r, watch *w)
 /* The value of a stopped or complete exploration: 1 printed, 0 not. */
 static int conclude(const mcc_run *r, watch *w, explore_status st)
 {
+    /* what the marking or firing that stopped the search shows */
+    static const int stop_value[] = {[G_DEADLOCK] = 1, [G_ONESAFE] = 0, [G_QUASI] = 1,
+                                     [G_STABLE] = 0, [G_LIVE] = 0};
     const char *id = names[w->q];
-    if (st == EXPLORE_STOPPED) {
-        switch (w->q) {
-        case G_DEADLOCK: return mcc_answer_bool(id, 1, TECH_EXPLICIT);
-        case G_ONESAFE: return mcc_answer_bool(id, 0, TECH_EXPLICIT);
-        case G_QUASI: return mcc_answer_bool(id, 1, TECH_EXPLICIT);
-        case G_STABLE: return mcc_answer_bool(id, 0, TECH_EXPLICIT);
-        case G_LIVE: return mcc_answer_bool(id, 0, TECH_EXPLICIT);
-        }
-        return 0;
-    }
+    if (st == EXPLORE_STOPPED)
+        return mcc_answer_bool(id, stop_value[w->q], TECH_EXPLICIT);
     if (st != EXPLORE_DONE)
         return 0;
     switch (w->q) {

@@ -13,6 +13,7 @@
 #include "mcc/graph.h"
 #include "mcc/internal.h"
 #include "mcc/mcc.h"
+#include "mcc/prepass.h"
 
 static char dir[256];
 
@@ -89,25 +90,41 @@ static void write_props(const char *exam, const char *const *formulas)
 
 static char out[16384];
 
-/* Runs `mck mcc exam dir` and keeps its stdout in out. */
-static int run(const char *exam)
+/* Sends stdout to a file until end_capture() reads it into out. */
+static int saved_stdout;
+
+static void begin_capture(void)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/stdout", dir);
     fflush(stdout);
-    int saved = dup(1), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    saved_stdout = dup(1);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     dup2(fd, 1);
     close(fd);
-    char *argv[] = {"mcc", (char *)exam, dir, NULL};
-    int rc = mcc_main(3, argv);
+}
+
+static void end_capture(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/stdout", dir);
     fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
+    dup2(saved_stdout, 1);
+    close(saved_stdout);
     FILE *f = fopen(path, "r");
     size_t n = f ? fread(out, 1, sizeof out - 1, f) : 0;
     out[n] = '\0';
     if (f)
         fclose(f);
+}
+
+/* Runs `mck mcc exam dir` and keeps its stdout in out. */
+static int run(const char *exam)
+{
+    char *argv[] = {"mcc", (char *)exam, dir, NULL};
+    begin_capture();
+    int rc = mcc_main(3, argv);
+    end_capture();
     return rc;
 }
 
@@ -338,6 +355,34 @@ static void test_driver(void)
     CHECK(run("Nonsense") == 2 && !out[0], "unknown examination: usage error");
 }
 
+/* ---- a bound's interval ---- */
+
+static void test_bounds(void)
+{
+    mcc_query a = {"A", MCC_BOUND, NULL, 0, 0, MCC_U128_MAX, NULL, NULL};
+    mcc_query b = a, c = a, d = a;
+    b.id = "B", c.id = "C", d.id = "D";
+    begin_capture();
+    mcc_query_lower(&a, 3, "INITIAL_STATE");
+    mcc_query_upper(&a, 5, "LINEAR_EQUATIONS");
+    mcc_query_lower(&a, 5, "EXPLICIT");
+    mcc_query_upper(&b, 7, "LINEAR_EQUATIONS");
+    mcc_query_lower(&b, 7, "INITIAL_STATE");
+    mcc_query_lower(&c, 9, "EXPLICIT");
+    mcc_query_upper(&c, 8, "LINEAR_EQUATIONS");   /* a decider's bug: crossed ends */
+    mcc_query_lower(&d, 4, "EXPLICIT");
+    mcc_query_exhausted(&d, "EXPLICIT");
+    mcc_query_exhausted(&d, "EXPLICIT");
+    end_capture();
+    mcc_answers_reset();
+    CHECK(has("FORMULA A 5 TECHNIQUES SEQUENTIAL_PROCESSING EXPLICIT LINEAR_EQUATIONS"),
+          "bound: attained value meets the proven bound");
+    CHECK(has("FORMULA B 7 TECHNIQUES SEQUENTIAL_PROCESSING INITIAL_STATE LINEAR_EQUATIONS"),
+          "bound: the initial marking attains the proven bound");
+    CHECK(!has("FORMULA C") && c.decided, "bound: crossed ends are left unanswered");
+    CHECK(count_lines("FORMULA D 4 ") == 1, "bound: exhausted search answers once");
+}
+
 /* ---- the component search on graphs built directly ---- */
 
 static mcc_graph *graph(uint32_t n, const uint32_t (*edges)[3], size_t nedges)
@@ -408,6 +453,7 @@ int main(void)
     test_structure_and_limits();
     test_big_numbers();
     test_driver();
+    test_bounds();
     test_components();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
