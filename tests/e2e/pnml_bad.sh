@@ -52,28 +52,8 @@ if [ ! -x "$MCK" ]; then
     exit 0
 fi
 
-# check NAME FILE PREFIX TEXT: exit 2, one stderr line starting with PREFIX
-# and containing TEXT.
-check() {
-    "$MCK" info "$2" >"$tmp.out" 2>"$tmp.err"
-    rc=$?
-    n=$(wc -l <"$tmp.err" | tr -d ' ')
-    msg=$(head -n 1 "$tmp.err")
-    why=
-    [ "$rc" -eq 2 ] || why="exit status $rc, not 2"
-    [ -z "$why" ] && [ "$n" -ne 1 ] && why="$n lines on stderr, not 1"
-    if [ -z "$why" ]; then
-        case "$msg" in
-            "$3"*"$4"*) ;;
-            *) why="message '$msg' is not '$3...$4'" ;;
-        esac
-    fi
-    if [ -z "$why" ]; then
-        echo "ok - pnml_bad $1"
-    else
-        echo "not ok - pnml_bad $1: $why"
-    fi
-}
+. "$TOP/tests/lib/one_error.sh"
+check() { expect_one_error pnml_bad "$@"; }
 
 table | while IFS='|' read -r name line text; do
     file="$data/$name.pnml"
