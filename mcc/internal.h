@@ -75,6 +75,12 @@ char *mcc_u128_decimal(mcc_u128 v, char *buf);
 #define TECH_TOPOLOGICAL "SEQUENTIAL_PROCESSING TOPOLOGICAL"
 #define TECH_TOPO_INITIAL "SEQUENTIAL_PROCESSING TOPOLOGICAL INITIAL_STATE"
 
+/* ---- globallp.c: the state equation on the global properties; each
+ * returns 1 when it printed the value, 0 when it could not show it by the
+ * deadline ---- */
+int mcc_lp_no_deadlock(const mcc_run *r, const char *id, double deadline);
+int mcc_lp_one_safe(const mcc_run *r, const char *id, double deadline);
+
 /* ---- the examinations: each prints what it can decide and returns the
  * number of values left unanswered, or -1 after an error message ---- */
 int mcc_state_space(mcc_run *r);                 /* statespace.c */

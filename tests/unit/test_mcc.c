@@ -254,7 +254,7 @@ static void test_liveness(void)
     run("QuasiLiveness");
     EXPECT("lasso", "FORMULA QuasiLiveness TRUE TECHNIQUES SEQUENTIAL_PROCESSING EXPLICIT");
     run("ReachabilityDeadlock");
-    EXPECT("lasso", "FORMULA ReachabilityDeadlock FALSE TECHNIQUES SEQUENTIAL_PROCESSING EXPLICIT");
+    EXPECT("lasso", "FORMULA ReachabilityDeadlock FALSE TECHNIQUES SEQUENTIAL_PROCESSING LINEAR_EQUATIONS");
 
     write_net(&choice);
     run("ReachabilityDeadlock");
