@@ -280,6 +280,37 @@ static int narrow(se_ctx *s, uint32_t p, __int128 a, __int128 k, lc_rel rel)
     return s->lo[p] > s->hi[p];
 }
 
+/* Adds a times place p's column deltas to the row being built; the
+ * columns touched for the first time are listed in s->touched[*nt...]. */
+static void accumulate_place(se_ctx *s, uint32_t p, __int128 a, uint32_t *nt)
+{
+    for (uint32_t j = s->pstart[p]; j < s->pstart[p + 1]; j++) {
+        uint32_t col = s->pcol[j];
+        if (!s->mark[col])
+            s->mark[col] = 1, s->touched[(*nt)++] = col;
+        s->acc[col] += a * s->pdelta[j];
+    }
+}
+
+/* Moves the non-zero accumulated coefficients into GLPK's 1-based ind/val
+ * (when given), clears the accumulator, and returns their number; *exact
+ * drops to 0 when a coefficient is too large for a double to hold. */
+static int gather_row(se_ctx *s, uint32_t nt, int *ind, double *val, int *exact)
+{
+    int len = 0;
+    for (uint32_t i = 0; i < nt; i++) {
+        uint32_t col = s->touched[i];
+        if (s->acc[col] != 0 && ind) {
+            *exact = *exact && abs128(s->acc[col]) <= EXACT_MAX;
+            len++;
+            ind[len] = (int)col;
+            val[len] = (double)s->acc[col];
+        }
+        s->acc[col] = 0, s->mark[col] = 0;
+    }
+    return len;
+}
+
 /* Adds the row sum_t (sum_i a_i C(p_i,t)) x_t REL -(k + sum_i a_i m0(p_i)).
  * 0, or 1 when the constraint is constant and false. */
 static int add_row(se_ctx *s, const lincon *c)
@@ -299,24 +330,10 @@ static int add_row(se_ctx *s, const lincon *c)
         uint32_t p = c->terms[i].place;
         __int128 a = c->terms[i].coef;
         k += a * (__int128)cn->initial[p];
-        for (uint32_t j = s->pstart[p]; j < s->pstart[p + 1]; j++) {
-            uint32_t col = s->pcol[j];
-            if (!s->mark[col])
-                s->mark[col] = 1, s->touched[nt++] = col;
-            s->acc[col] += a * s->pdelta[j];
-        }
+        accumulate_place(s, p, a, &nt);
     }
-    int len = 0, exact = abs128(k) <= EXACT_MAX;
-    for (uint32_t i = 0; i < nt; i++) {
-        uint32_t col = s->touched[i];
-        if (s->acc[col] != 0) {
-            exact = exact && abs128(s->acc[col]) <= EXACT_MAX;
-            len++;
-            s->ind[len] = (int)col;
-            s->val[len] = (double)s->acc[col];
-        }
-        s->acc[col] = 0, s->mark[col] = 0;
-    }
+    int exact = abs128(k) <= EXACT_MAX;
+    int len = gather_row(s, nt, s->ind, s->val, &exact);
     if (len == 0)
         return !holds(k, c->rel);
     if (!exact)
@@ -553,28 +570,16 @@ static int bound_worker(void *arg)
         if (p >= cn->nplaces)
             return 0;
         c0 += cn->initial[p];
-        for (uint32_t j = s->pstart[p]; j < s->pstart[p + 1]; j++) {
-            uint32_t col = s->pcol[j];
-            if (!s->mark[col])
-                s->mark[col] = 1, s->touched[nt++] = col;
-            s->acc[col] += s->pdelta[j];
-        }
+        accumulate_place(s, p, 1, &nt);
     }
     s->oind = malloc(((size_t)nt + 1) * sizeof *s->oind);
     s->oval = malloc(((size_t)nt + 1) * sizeof *s->oval);
-    if (!s->oind || !s->oval)
+    if (!s->oind || !s->oval) {
+        gather_row(s, nt, NULL, NULL, NULL);   /* leaves acc and mark clean */
         return 0;
-    int len = 0, exact = 1;
-    for (uint32_t i = 0; i < nt; i++) {
-        uint32_t col = s->touched[i];
-        if (s->acc[col] != 0) {
-            exact = exact && abs128(s->acc[col]) <= EXACT_MAX;
-            len++;
-            s->oind[len] = (int)col;
-            s->oval[len] = (double)s->acc[col];
-        }
-        s->acc[col] = 0, s->mark[col] = 0;
     }
+    int exact = 1;
+    int len = gather_row(s, nt, s->oind, s->oval, &exact);
     s->olen = len;
     if (len == 0) {   /* no firing changes the sum */
         s->bound = (uint64_t)c0;
