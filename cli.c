@@ -40,33 +40,6 @@ int parse_megabytes(const char *s, size_t *out)
     return 0;
 }
 
-typedef struct eval_ctx {
-    const cnet_t *cn;
-    const nc_count *m;
-} eval_ctx;
-
-static int eval_enabled(uint32_t t, void *ctx)
-{
-    const eval_ctx *e = ctx;
-    return t < e->cn->ntransitions && cn_enabled(e->cn, e->m, t);
-}
-
-static int eval_deadlock(void *ctx)
-{
-    const eval_ctx *e = ctx;
-    for (uint32_t t = 0; t < e->cn->ntransitions; t++)
-        if (cn_enabled(e->cn, e->m, t))
-            return 0;
-    return 1;
-}
-
-int check_state_formula(const cnet_t *cn, const tree_t *f, const nc_count *m)
-{
-    eval_ctx e = {cn, m};
-    tree_eval_ctx ctx = {m, eval_enabled, eval_deadlock, &e};
-    return tree_eval_state(f, &ctx);
-}
-
 int report_result(FILE *out, net_t *net, outputfunc_t print_run, const result_t *res,
                   int quiet, double seconds)
 {

@@ -10,9 +10,6 @@ int parse_count(const char *s, uint64_t *out);      /* 0, or -1 if not a count *
 int parse_seconds(const char *s, double *out);      /* > 0 */
 int parse_megabytes(const char *s, size_t *out);    /* -> bytes */
 
-/* Evaluates a state formula on a marking of the compiled net. */
-int check_state_formula(const cnet_t *cn, const tree_t *f, const nc_count *m);
-
 /* Prints "Result: ...", the run (unless quiet) and "Time needed"; returns
  * the exit status of the answer (0 YES, 1 NO, 3 UNKNOWN). */
 int report_result(FILE *out, net_t *net, outputfunc_t print_run, const result_t *res,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "checkers/checkers.h"
+#include "checkers/stateeval.h"
 #include "formats.h"
 #include "input/input.h"
 #include "netconv.h"
@@ -319,7 +320,7 @@ static int replay_ok(const cnet_t *cn, const result_t *res, const tree_t *f, pro
             for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
                 ok = !cn_enabled(cn, m, t);
         } else if (kind == KIND_REACH && f) {
-            ok = check_state_formula(cn, f, m);
+            ok = cn_state_holds(cn, f, m) == 1;
         }
     }
     free(m);

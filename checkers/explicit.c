@@ -4,6 +4,7 @@
  * decides which marking ends it. */
 #include "checkers/checkers.h"
 #include "checkers/explore.h"
+#include "checkers/stateeval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,35 +13,17 @@
 typedef struct goal {
     const cnet_t *cn;
     const tree_t *formula;
-    const nc_count *m;    /* the marking being evaluated */
     store_ref found;
     int hit;
     int error;            /* the formula had an operator we cannot evaluate */
 } goal;
-
-static int enabled_cb(uint32_t t, void *ctx)
-{
-    goal *g = ctx;
-    return t < g->cn->ntransitions && cn_enabled(g->cn, g->m, t);
-}
-
-static int deadlock_cb(void *ctx)
-{
-    goal *g = ctx;
-    for (uint32_t t = 0; t < g->cn->ntransitions; t++)
-        if (cn_enabled(g->cn, g->m, t))
-            return 0;
-    return 1;
-}
 
 /* reach: states are tested as they are found, the initial one first. */
 static int reach_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
 {
     goal *g = ctx;
     (void)id;
-    g->m = m;
-    tree_eval_ctx ec = {m, enabled_cb, deadlock_cb, g};
-    int v = tree_eval_state(g->formula, &ec);
+    int v = cn_state_holds(g->cn, g->formula, m);
     if (v < 0) {
         g->error = 1;
         return 1;
@@ -101,7 +84,7 @@ void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                   const check_options *opt, result_t *res)
 {
     double start = now();
-    goal g = {cn, formula, NULL, 0, 0, 0};
+    goal g = {cn, formula, 0, 0, 0};
     explore_visitor v = {NULL, NULL, NULL, "explicit"};
     if (kind == KIND_DL)
         v.on_expanded = dl_expanded;

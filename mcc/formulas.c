@@ -6,6 +6,7 @@
  * none is left.  A complete exploration settles the rest: "E F φ" false,
  * "A G φ" true, a bound's maximum seen. */
 #include "checkers/explore.h"
+#include "checkers/stateeval.h"
 #include "mcc/prepass.h"
 
 #include <stdio.h>
@@ -21,22 +22,7 @@ typedef struct sweep {
     const nc_count *m;
 } sweep;
 
-static int enabled_here(uint32_t t, void *ctx)
-{
-    const sweep *s = ctx;
-    return t < s->cn->ntransitions && cn_enabled(s->cn, s->m, t);
-}
-
-static int deadlock_here(void *ctx)
-{
-    const sweep *s = ctx;
-    for (uint32_t t = 0; t < s->cn->ntransitions; t++)
-        if (cn_enabled(s->cn, s->m, t))
-            return 0;
-    return 1;
-}
-
-static void look(sweep *s, mcc_query *q, const tree_eval_ctx *ec)
+static void look(sweep *s, mcc_query *q)
 {
     if (q->cls == MCC_BOUND) {
         mcc_u128 sum = 0;
@@ -45,7 +31,7 @@ static void look(sweep *s, mcc_query *q, const tree_eval_ctx *ec)
         mcc_query_lower(q, sum, "EXPLICIT");
         return;
     }
-    int v = tree_eval_state(q->formula->l, ec);
+    int v = cn_state_holds(s->cn, q->formula->l, s->m);
     if (v < 0) {
         fprintf(stderr, "mck mcc: %s: cannot evaluate its formula; left unanswered\n", q->id);
         q->decided = 1;
@@ -62,10 +48,9 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
     (void)id;
     (void)ref;
     s->m = m;
-    tree_eval_ctx ec = {m, enabled_here, deadlock_here, s};
     size_t k = 0;
     for (size_t i = 0; i < s->nopen; i++) {
-        look(s, s->open[i], &ec);
+        look(s, s->open[i]);
         if (!s->open[i]->decided)
             s->open[k++] = s->open[i];
     }

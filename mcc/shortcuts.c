@@ -8,29 +8,10 @@
  * disabled.  A state formula whose value they fix has that value
  * everywhere, so "E F φ" and "A G φ" both equal it.  A bound whose sum no
  * transition that may fire can increase never exceeds its initial value. */
+#include "checkers/stateeval.h"
 #include "mcc/prepass.h"
 
 #include <stdlib.h>
-
-typedef struct marking_ctx {
-    const cnet_t *cn;
-    const nc_count *m;
-} marking_ctx;
-
-static int enabled_at(uint32_t t, void *ctx)
-{
-    const marking_ctx *c = ctx;
-    return t < c->cn->ntransitions && cn_enabled(c->cn, c->m, t);
-}
-
-static int deadlock_at(void *ctx)
-{
-    const marking_ctx *c = ctx;
-    for (uint32_t t = 0; t < c->cn->ntransitions; t++)
-        if (cn_enabled(c->cn, c->m, t))
-            return 0;
-    return 1;
-}
 
 static mcc_u128 initial_sum(const cnet_t *cn, const tree_t *bound)
 {
@@ -43,15 +24,13 @@ static mcc_u128 initial_sum(const cnet_t *cn, const tree_t *bound)
 void mcc_decide_initial(const mcc_run *r, mcc_query *const *open, size_t n, double deadline)
 {
     (void)deadline;
-    marking_ctx c = {r->cn, r->cn->initial};
-    tree_eval_ctx ec = {r->cn->initial, enabled_at, deadlock_at, &c};
     for (size_t i = 0; i < n; i++) {
         mcc_query *q = open[i];
         if (q->cls == MCC_BOUND) {
             mcc_query_lower(q, initial_sum(r->cn, q->formula), "INITIAL_STATE");
             continue;
         }
-        int v = tree_eval_state(q->formula->l, &ec);
+        int v = cn_state_holds(r->cn, q->formula->l, r->cn->initial);
         if (v < 0)
             continue;
         if (q->formula->op == T_EF && v)
@@ -94,9 +73,7 @@ static int cmp_value(const mcc_run *r, const tree_t *f)
     for (uint32_t i = 0; i < f->nterms; i++)
         if (!r->st.frozen[f->terms[i].place])
             return UNKNOWN;
-    marking_ctx c = {r->cn, r->cn->initial};
-    tree_eval_ctx ec = {r->cn->initial, enabled_at, deadlock_at, &c};
-    int v = tree_eval_state(f, &ec);
+    int v = cn_state_holds(r->cn, f, r->cn->initial);
     return v < 0 ? UNKNOWN : v;
 }
 
