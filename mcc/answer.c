@@ -77,12 +77,19 @@ static void line(const char *head, const char *id, const char *value, const char
     fflush(stdout);
 }
 
-int mcc_answer_bool(const char *id, int value, const char *techniques)
+int mcc_answer_bool_shown(const char *id, int value, const char *techniques,
+                          const mcc_evidence *ev)
 {
     if (!claim(id))
         return 0;
     line("FORMULA", id, value ? "TRUE" : "FALSE", techniques);
+    mcc_xml_value(id, value ? "true" : "false", techniques, ev);
     return 1;
+}
+
+int mcc_answer_bool(const char *id, int value, const char *techniques)
+{
+    return mcc_answer_bool_shown(id, value, techniques, NULL);
 }
 
 int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
@@ -91,6 +98,7 @@ int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
     if (!claim(id))
         return 0;
     line("FORMULA", id, mcc_u128_decimal(value, buf), techniques);
+    mcc_xml_value(id, buf, techniques, NULL);
     return 1;
 }
 
@@ -100,6 +108,7 @@ int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniq
     if (!claim(what))
         return 0;
     line("STATE_SPACE", what, mcc_u128_decimal(value, buf), techniques);
+    mcc_xml_value(what, buf, techniques, NULL);
     return 1;
 }
 

@@ -179,6 +179,14 @@ static int run_exam(mcc_run *r, family fam)
         return 1;
     r->net = pnml_read(model);
     if (!r->net) {
+        /* the folder names the instance the verdict file is about */
+        char *full = realpath(r->dir, NULL);
+        const char *slash = full ? strrchr(full, '/') : NULL;
+        mcc_xml_set_model(NULL, slash && slash[1] ? slash + 1 : r->dir);
+        free(full);
+    } else
+        mcc_xml_set_model(r->net, NULL);
+    if (!r->net) {
         mcc_answer_word(looks_colored(model) ? "DO_NOT_COMPETE" : "CANNOT_COMPUTE");
         free(model);
         return 1;
@@ -201,12 +209,14 @@ static int run_exam(mcc_run *r, family fam)
 
 static void print_usage(FILE *out)
 {
-    fprintf(out, "usage: mck mcc [-v] [EXAMINATION [DIR]]\n"
+    fprintf(out, "usage: mck mcc [-v] [--xml FILE] [EXAMINATION [DIR]]\n"
                  "  Answers a Model Checking Contest examination on DIR/model.pnml (and\n"
                  "  DIR/EXAMINATION.xml) with the contest's answer lines on standard output.\n"
                  "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
                  "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n"
-                 "  -v: what each technique decided, on standard error.\n");
+                 "  -v: what each technique decided, on standard error.\n"
+                 "  --xml FILE: the answers also as verdict XML (propertiesverdict), with\n"
+                 "    the run that shows each reachable property found by search.\n");
 }
 
 static int usage(const char *msg, const char *arg)
@@ -225,10 +235,15 @@ int mcc_main(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.start = mcc_now();
     r.interrupted = &never;
+    const char *xml = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         if (!strcmp(argv[i], "-v")) {
             r.verbose++;
+        } else if (!strcmp(argv[i], "--xml")) {
+            if (++i == argc)
+                return usage("%s", "--xml needs a file name");
+            xml = argv[i];
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             print_usage(stdout);
             return 0;
@@ -250,15 +265,17 @@ int mcc_main(int argc, char **argv)
     margin = margin < MARGIN_MIN ? MARGIN_MIN : margin > MARGIN_MAX ? MARGIN_MAX : margin;
     r.deadline = r.start + (seconds > margin ? seconds - margin : 0);
     r.mem_bytes = env_memory();
-    if (is_colored(r.dir)) {
+    if (xml && mcc_xml_open(xml, r.exam) < 0)
+        return 2;
+    int rc = 0;
+    if (is_colored(r.dir))
         mcc_answer_word("DO_NOT_COMPETE");
-        return 0;
-    }
-    if (exams[k].fam == FAMILY_LATER) {
+    else if (exams[k].fam == FAMILY_LATER)
         mcc_answer_word("CANNOT_COMPUTE");
-        return 0;
-    }
-    int rc = run_exam(&r, exams[k].fam);
+    else
+        rc = run_exam(&r, exams[k].fam);
+    if (mcc_xml_close() < 0 && rc == 0)
+        rc = 1;
     mcc_answers_reset();
     return rc;
 }

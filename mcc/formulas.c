@@ -20,7 +20,23 @@ typedef struct sweep {
     mcc_query **open;
     size_t nopen;
     const nc_count *m;
+    explore_t *ex;
+    store_ref ref;       /* the record of m */
+    int keep_runs;       /* the exploration keeps parents for runs */
 } sweep;
+
+/* The current marking decides q: settled with the run that reaches it. */
+static void found(sweep *s, mcc_query *q, int value)
+{
+    mcc_evidence ev = {value ? RUN_WITNESS : RUN_COUNTEREXAMPLE, NULL, 0, RESULT_NO_LOOP};
+    uint32_t *run = NULL;
+    if (s->keep_runs && explore_run(s->ex, s->ref, &run, &ev.len) == 0)
+        ev.run = run;
+    else if (s->keep_runs)
+        fprintf(stderr, "mck mcc: %s: no memory for its run\n", q->id);
+    mcc_query_settle_shown(q, value, "EXPLICIT", run ? &ev : NULL);
+    free(run);
+}
 
 static void look(sweep *s, mcc_query *q)
 {
@@ -36,9 +52,9 @@ static void look(sweep *s, mcc_query *q)
         fprintf(stderr, "mck mcc: %s: cannot evaluate its formula; left unanswered\n", q->id);
         q->decided = 1;
     } else if (q->formula->op == T_EF && v) {
-        mcc_query_settle(q, 1, "EXPLICIT");
+        found(s, q, 1);
     } else if (q->formula->op == T_AG && !v) {
-        mcc_query_settle(q, 0, "EXPLICIT");
+        found(s, q, 0);
     }
 }
 
@@ -46,8 +62,8 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
 {
     sweep *s = ctx;
     (void)id;
-    (void)ref;
     s->m = m;
+    s->ref = ref;
     size_t k = 0;
     for (size_t i = 0; i < s->nopen; i++) {
         look(s, s->open[i]);
@@ -70,12 +86,13 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
 {
     check_options opt;
     mcc_search_options(r, 0, &opt);
-    explore_t *ex = explore_new(r->cn, &opt, 0);
+    int keep_runs = mcc_xml_active();
+    explore_t *ex = explore_new(r->cn, &opt, keep_runs);
     if (!ex) {
         fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", r->exam);
         return;
     }
-    sweep s = {r->cn, open, n, NULL};
+    sweep s = {r->cn, open, n, NULL, ex, 0, keep_runs};
     explore_visitor v = {on_state, NULL, NULL, r->exam};
     result_t res;
     result_init(&res);
@@ -84,9 +101,12 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
     if (st == EXPLORE_DONE)
         for (size_t i = 0; i < s.nopen; i++)
             exhausted(s.open[i]);
-    else if (st == EXPLORE_GAVE_UP)
+    else if (st == EXPLORE_GAVE_UP) {
         fprintf(stderr, "mck mcc: %s: %s after %llu states; %zu values open\n", r->exam,
                 res.reason, (unsigned long long)res.states, s.nopen);
+        for (size_t i = 0; i < s.nopen; i++)
+            mcc_xml_unknown(s.open[i]->id, res.reason);
+    }
     result_clear(&res);
 }
 
@@ -137,8 +157,9 @@ int mcc_formulas(mcc_run *r, const char *path)
     for (size_t i = 0; i < set->n; i++) {
         const mcc_property *p = &set->props[i];
         if (!usable(p)) {
-            fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id,
-                    p->unsupported ? p->unsupported : "not a reachability or bound formula");
+            const char *why = p->unsupported ? p->unsupported : "not a reachability or bound formula";
+            fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
+            mcc_xml_unknown(p->id, why);
             skipped++;
             continue;
         }
@@ -146,6 +167,8 @@ int mcc_formulas(mcc_run *r, const char *path)
         n++;
     }
     int left = run_queries(r, q, n) + (int)skipped;
+    for (size_t i = 0; i < n; i++)
+        mcc_xml_unknown(q[i].id, "not decided");   /* ignored when answered */
     free(q);
     mccxml_free(set);
     return left;

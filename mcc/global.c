@@ -42,6 +42,7 @@ typedef struct watch {
     uint8_t *changed;       /* per place */
     uint32_t nchanged;
     int deadlock, unsafe;
+    store_ref stop_ref;     /* the marking that stopped the search */
     mcc_graph *g;           /* Liveness only; NULL once it outgrew its budget */
 } watch;
 
@@ -66,6 +67,7 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
         size_t header;
         if (!store_key_is_safe(store_key(w->store, ref, NULL), &header)) {
             w->unsafe = 1;
+            w->stop_ref = ref;
             return 1;
         }
     }
@@ -114,6 +116,7 @@ static int on_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
         drop_graph(w);
     if (n == 0) {
         w->deadlock = 1;
+        w->stop_ref = ref;
         /* without transitions Liveness holds vacuously, deadlock or not */
         return w->q == G_DEADLOCK || (w->q == G_LIVE && w->r->cn->ntransitions > 0);
     }
@@ -172,14 +175,14 @@ static int liveness(const mcc_run *r, watch *w)
 }
 
 /* The value of a stopped or complete exploration: 1 printed, 0 not. */
-static int conclude(const mcc_run *r, watch *w, explore_status st)
+static int conclude(const mcc_run *r, watch *w, explore_status st, const mcc_evidence *ev)
 {
     /* what the marking or firing that stopped the search shows */
     static const int stop_value[] = {[G_DEADLOCK] = 1, [G_ONESAFE] = 0, [G_QUASI] = 1,
                                      [G_STABLE] = 0, [G_LIVE] = 0};
     const char *id = names[w->q];
     if (st == EXPLORE_STOPPED)
-        return mcc_answer_bool(id, stop_value[w->q], TECH_EXPLICIT);
+        return mcc_answer_bool_shown(id, stop_value[w->q], TECH_EXPLICIT, ev);
     if (st != EXPLORE_DONE)
         return 0;
     switch (w->q) {
@@ -213,7 +216,9 @@ static int explore_for(const mcc_run *r, watch *w)
     mcc_search_options(r, w->q == G_LIVE ? budget / 3 : 0, &opt);
     if (w->q == G_LIVE && !(w->g = mcc_graph_new(budget - budget / 3)))
         fprintf(stderr, "mck mcc: Liveness: no room for the graph; only FALSE can be shown\n");
-    explore_t *ex = explore_new(r->cn, &opt, 0);
+    /* a deadlock or an unsafe marking is shown by the run to it */
+    int keep_runs = mcc_xml_active() && (w->q != G_QUASI && w->q != G_STABLE);
+    explore_t *ex = explore_new(r->cn, &opt, keep_runs);
     if (!ex) {
         fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", names[w->q]);
         return 0;
@@ -223,13 +228,25 @@ static int explore_for(const mcc_run *r, watch *w)
     result_t res;
     result_init(&res);
     explore_status st = explore_bfs(ex, &v, w, &res);
+    uint32_t *run = NULL;
+    mcc_evidence ev = {w->q == G_DEADLOCK ? RUN_WITNESS : RUN_COUNTEREXAMPLE, NULL, 0,
+                       RESULT_NO_LOOP};
+    if (keep_runs && st == EXPLORE_STOPPED && explore_run(ex, w->stop_ref, &run, &ev.len) == 0) {
+        ev.run = run;
+        if (w->deadlock)
+            ev.loop_start = ev.len;
+    }
     explore_free(ex);
     w->store = NULL;
-    if (st == EXPLORE_GAVE_UP)
+    if (st == EXPLORE_GAVE_UP) {
         fprintf(stderr, "mck mcc: %s: %s after %llu states\n", names[w->q], res.reason,
                 (unsigned long long)res.states);
+        mcc_xml_unknown(names[w->q], res.reason);
+    }
     result_clear(&res);
-    return conclude(r, w, st);
+    int printed = conclude(r, w, st, run ? &ev : NULL);
+    free(run);
+    return printed;
 }
 
 int mcc_global(mcc_run *r)

@@ -56,11 +56,24 @@ void mcc_search_options(const mcc_run *r, size_t mem_bytes, check_options *opt);
 /* The budget mem_bytes stands for once the default is resolved. */
 size_t mcc_budget(const mcc_run *r);
 
+/* The run that shows a value, in transitions of the compiled net: a
+ * witness of a reachable property, or a counterexample to an invariant.
+ * loop_start is RESULT_NO_LOOP, or len when the run ends in a deadlock. */
+typedef struct mcc_evidence {
+    run_role role;
+    const uint32_t *run;
+    size_t len;
+    size_t loop_start;
+} mcc_evidence;
+
 /* ---- answer.c: the answer lines (mcc-formats.md §2.2) ----
  * Each function prints one line and flushes it.  A value id printed once
  * is never printed again (a second, different answer would score as
  * wrong): the call is refused and 0 returned; 1 when printed. */
 int mcc_answer_bool(const char *id, int value, const char *techniques);
+/* The same with the run that shows it (kept in the --xml file only). */
+int mcc_answer_bool_shown(const char *id, int value, const char *techniques,
+                          const mcc_evidence *ev);
 int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques);
 int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniques);
 void mcc_answer_word(const char *word);   /* CANNOT_COMPUTE, DO_NOT_COMPETE */
@@ -68,6 +81,18 @@ size_t mcc_answers_printed(void);
 void mcc_answers_reset(void);             /* forget the printed ids (tests) */
 /* Writes v in decimal into buf (at least 40 bytes); returns buf. */
 char *mcc_u128_decimal(mcc_u128 v, char *buf);
+
+/* ---- verdictout.c: `--xml FILE`, the answers as verdict XML ---- */
+int mcc_xml_open(const char *path, const char *exam);   /* 0, or -1 after a message */
+int mcc_xml_active(void);        /* whether runs are worth keeping */
+/* The net the runs are about; its name (or fallback_name) names the model. */
+void mcc_xml_set_model(const net_t *net, const char *fallback_name);
+/* value as the file writes it: "true", "false" or a decimal integer. */
+void mcc_xml_value(const char *id, const char *value, const char *techniques,
+                   const mcc_evidence *ev);
+/* A value left open, with the reason; ignored when id was answered. */
+void mcc_xml_unknown(const char *id, const char *reason);
+int mcc_xml_close(void);         /* writes the file; 0, or -1 after a message */
 
 /* Technique lists, ready to print. */
 #define TECH_EXPLICIT "SEQUENTIAL_PROCESSING EXPLICIT"

@@ -8,7 +8,8 @@
 
 /* argv[0] is "mcc".  Returns the process exit status: 0 when the run went
  * as designed (whether or not every value was found), 1 when the model or
- * property file could not be read, 2 on a usage error. */
+ * property file could not be read or the --xml file not written, 2 on a
+ * usage error (or an --xml file that cannot be created). */
 int mcc_main(int argc, char **argv);
 
 #endif

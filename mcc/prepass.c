@@ -22,14 +22,19 @@ static void techniques(char *buf, size_t len, const char *a, const char *b)
         snprintf(buf, len, "SEQUENTIAL_PROCESSING %s", a ? a : b);
 }
 
-void mcc_query_settle(mcc_query *q, int value, const char *words)
+void mcc_query_settle_shown(mcc_query *q, int value, const char *words, const mcc_evidence *ev)
 {
     char buf[160];
     if (q->decided)
         return;
     techniques(buf, sizeof buf, words, NULL);
-    mcc_answer_bool(q->id, value, buf);
+    mcc_answer_bool_shown(q->id, value, buf, ev);
     q->decided = 1;
+}
+
+void mcc_query_settle(mcc_query *q, int value, const char *words)
+{
+    mcc_query_settle_shown(q, value, words, NULL);
 }
 
 static void meet(mcc_query *q)

@@ -36,6 +36,9 @@ typedef struct mcc_query {
  * words are technique names without SEQUENTIAL_PROCESSING ("INITIAL_STATE",
  * "LINEAR_EQUATIONS").  Prints the answer. */
 void mcc_query_settle(mcc_query *q, int value, const char *words);
+/* The same with the run that shows it: a marking where φ holds (E F) or
+ * fails (A G) reached by ev's transitions. */
+void mcc_query_settle_shown(mcc_query *q, int value, const char *words, const mcc_evidence *ev);
 /* Tighten a BOUND query's interval; when its ends meet, the value is
  * printed.  Ends that cross show a bug in a decider: the query is then
  * dropped unanswered, with a message on stderr. */

@@ -33,10 +33,12 @@ void mcc_decide_initial(const mcc_run *r, mcc_query *const *open, size_t n, doub
         int v = cn_state_holds(r->cn, q->formula->l, r->cn->initial);
         if (v < 0)
             continue;
+        /* the empty run shows it */
+        mcc_evidence ev = {v ? RUN_WITNESS : RUN_COUNTEREXAMPLE, NULL, 0, RESULT_NO_LOOP};
         if (q->formula->op == T_EF && v)
-            mcc_query_settle(q, 1, "INITIAL_STATE");
+            mcc_query_settle_shown(q, 1, "INITIAL_STATE", &ev);
         else if (q->formula->op == T_AG && !v)
-            mcc_query_settle(q, 0, "INITIAL_STATE");
+            mcc_query_settle_shown(q, 0, "INITIAL_STATE", &ev);
     }
 }
 

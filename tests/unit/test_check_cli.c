@@ -8,6 +8,7 @@
 
 #include "input/input.h"
 #include "netconv.h"
+#include "replay.h"
 #include "unit.h"
 
 static const char *mck, *top, *shared;
@@ -28,39 +29,6 @@ static void run(outcome *o, const char *args)
     o->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* ---- an independent interleaving semantics on net_t ---- */
-
-static int enabled(const net_t *net, const nc_count *m, uint32_t t)
-{
-    for (size_t i = 0; i < net->narcs; i++) {
-        const nc_arc *a = &net->arcs[i];
-        if (a->transition == t && a->kind != NC_ARC_TP && m[a->place] < a->weight)
-            return 0;
-    }
-    return 1;
-}
-
-static void fire(const net_t *net, nc_count *m, uint32_t t)
-{
-    for (size_t i = 0; i < net->narcs; i++) {
-        const nc_arc *a = &net->arcs[i];
-        if (a->transition != t)
-            continue;
-        if (a->kind == NC_ARC_PT)
-            m[a->place] -= a->weight;
-        else if (a->kind == NC_ARC_TP)
-            m[a->place] += a->weight;
-    }
-}
-
-static int dead(const net_t *net, const nc_count *m)
-{
-    for (uint32_t t = 0; t < net->ntransitions; t++)
-        if (enabled(net, m, t))
-            return 0;
-    return 1;
-}
-
 static int64_t transition_named(const net_t *net, const char *line)
 {
     /* pnml prints "name (id)" where they differ: the name comes first */
@@ -79,8 +47,7 @@ static int64_t transition_named(const net_t *net, const char *line)
  * the number of steps, or -1 when a step is unknown or not enabled. */
 static long replay(const net_t *net, const char *out, nc_count *m)
 {
-    for (size_t p = 0; p < net->nplaces; p++)
-        m[p] = net->places[p].initial;
+    replay_initial(net, m);
     const char *w = strstr(out, "Witness:\n");
     if (!w)
         return -1;
@@ -94,9 +61,9 @@ static long replay(const net_t *net, const char *out, nc_count *m)
         size_t n = strcspn(w, "\n");
         snprintf(line, sizeof line, "%.*s", (int)n, w);
         int64_t t = transition_named(net, line);
-        if (t < 0 || !enabled(net, m, (uint32_t)t))
+        if (t < 0 || !replay_enabled(net, m, (uint32_t)t))
             return -1;
-        fire(net, m, (uint32_t)t);
+        replay_fire(net, m, (uint32_t)t);
         steps++;
         w += n + (w[n] == '\n');
     }
@@ -127,12 +94,12 @@ static void dl_philosophers(void)
     nc_count m[64];
     run(&o, "pep:explicit-dl examples/pep/philo4.ll_net");
     CHECK(o.status == 0 && strstr(o.out, "Result: YES.\n"), "philo4 dl: YES (Kit spelling)");
-    CHECK(replay(net, o.out, m) == 4 && dead(net, m), "philo4 dl: witness replays to a deadlock");
+    CHECK(replay(net, o.out, m) == 4 && replay_dead(net, m), "philo4 dl: witness replays to a deadlock");
     CHECK(strstr(o.out, "*** final state: hasleft0, hasleft1, hasleft2, hasleft3 ***\n") != NULL,
           "philo4 dl: final state printed");
     CHECK(strstr(o.out, "Time needed: ") != NULL, "philo4 dl: time line");
     run(&o, "check examples/pep/philo4.ll_net");
-    CHECK(o.status == 0 && replay(net, o.out, m) == 4 && dead(net, m),
+    CHECK(o.status == 0 && replay(net, o.out, m) == 4 && replay_dead(net, m),
           "philo4: dl by default (modern spelling)");
     run(&o, "check -q explicit-dl examples/pep/philo4.ll_net");
     CHECK(o.status == 0 && !strstr(o.out, "Witness:"), "-q prints no witness");
@@ -248,7 +215,7 @@ static void shared_pep(void)
         nc_count *m = calloc(net ? net->nplaces + 1 : 1, sizeof *m);
         if (nets[i].deadlock) {
             long n = net ? replay(net, o.out, m) : -1;
-            CHECK(o.status == 0 && n == nets[i].steps && dead(net, m),
+            CHECK(o.status == 0 && n == nets[i].steps && replay_dead(net, m),
                   "%s: deadlock, shortest run %ld steps replayed", nets[i].file, nets[i].steps);
         } else {
             CHECK(o.status == 1 && strstr(o.out, "Result: NO.\n"), "%s: deadlock-free", nets[i].file);
