@@ -17,7 +17,7 @@
  * above 1, is reachable.  (Its proofs of dead transitions, tried after an
  * unfinished search, decided nothing on the sample: not worth the time.) */
 #include "checkers/explore.h"
-#include "mcc/graph.h"
+#include "checkers/graph.h"
 #include "mcc/internal.h"
 
 #include <stdio.h>
@@ -43,7 +43,7 @@ typedef struct watch {
     uint32_t nchanged;
     int deadlock, unsafe;
     store_ref stop_ref;     /* the marking that stopped the search */
-    mcc_graph *g;           /* Liveness only; NULL once it outgrew its budget */
+    graph_t *g;           /* Liveness only; NULL once it outgrew its budget */
 } watch;
 
 /* ---- the exploration's callbacks ---- */
@@ -53,7 +53,7 @@ static void drop_graph(watch *w)
     if (!w->g)
         return;
     fprintf(stderr, "mck mcc: Liveness: graph outgrew its budget; only FALSE can be shown\n");
-    mcc_graph_free(w->g);
+    graph_free(w->g);
     w->g = NULL;
 }
 
@@ -71,7 +71,7 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
             return 1;
         }
     }
-    if (w->g && mcc_graph_add_state(w->g, ref) < 0)
+    if (w->g && graph_add_state(w->g, ref) < 0)
         drop_graph(w);
     return 0;
 }
@@ -98,7 +98,7 @@ static int on_edge(void *ctx, store_ref from, uint32_t t, store_ref to, int fres
         if (w->q == G_STABLE)
             note_changes(w, t);
     }
-    if (w->g && mcc_graph_add_edge(w->g, to, fresh, t) < 0)
+    if (w->g && graph_add_edge(w->g, to, fresh, t) < 0)
         drop_graph(w);
     if (w->q == G_QUASI)
         return w->nfired == w->r->cn->ntransitions;
@@ -112,7 +112,7 @@ static int on_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
     watch *w = ctx;
     (void)id;
     (void)ref;
-    if (w->g && mcc_graph_close_state(w->g) < 0)
+    if (w->g && graph_close_state(w->g) < 0)
         drop_graph(w);
     if (n == 0) {
         w->deadlock = 1;
@@ -164,7 +164,7 @@ static int liveness(const mcc_run *r, watch *w)
     if (!w->g)
         return 0;
     char why[96];
-    mcc_graph_drop_refs(w->g);
+    graph_drop_refs(w->g);
     int live = mcc_graph_live(w->g, r->cn->ntransitions, mcc_budget(r), r->deadline, why,
                               sizeof why);
     if (live < 0) {
@@ -214,7 +214,7 @@ static int explore_for(const mcc_run *r, watch *w)
     size_t budget = mcc_budget(r);
     check_options opt;
     mcc_search_options(r, w->q == G_LIVE ? budget / 3 : 0, &opt);
-    if (w->q == G_LIVE && !(w->g = mcc_graph_new(budget - budget / 3)))
+    if (w->q == G_LIVE && !(w->g = graph_new(budget - budget / 3)))
         fprintf(stderr, "mck mcc: Liveness: no room for the graph; only FALSE can be shown\n");
     /* a deadlock or an unsafe marking is shown by the run to it */
     int keep_runs = mcc_xml_active() && (w->q != G_QUASI && w->q != G_STABLE);
@@ -267,7 +267,7 @@ int mcc_global(mcc_run *r)
         fprintf(stderr, "mck mcc: out of memory\n");
     else
         done = explore_for(r, &w);
-    mcc_graph_free(w.g);
+    graph_free(w.g);
     free(w.fired);
     free(w.changed);
     return done ? 0 : 1;

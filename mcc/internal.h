@@ -112,4 +112,11 @@ int mcc_state_space(mcc_run *r);                 /* statespace.c */
 int mcc_global(mcc_run *r);                      /* global.c: the five global properties */
 int mcc_formulas(mcc_run *r, const char *path);  /* formulas.c: UpperBounds, Reachability* */
 
+/* scc.c: whether every bottom strongly connected component of the
+ * complete graph enables each of the ntransitions transitions (Liveness).
+ * 1 yes, 0 no, -1 gave up (budget or deadline; why says which). */
+struct graph;
+int mcc_graph_live(const struct graph *g, uint32_t ntransitions, size_t budget, double deadline,
+                   char *why, size_t whylen);
+
 #endif

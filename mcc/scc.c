@@ -9,7 +9,7 @@
  * component is complete when its root is left; every edge then leads into
  * it or into a component completed earlier, so "bottom" is one look at
  * the component numbers of its targets. */
-#include "mcc/graph.h"
+#include "checkers/graph.h"
 #include "mcc/internal.h"
 
 #include <stdio.h>
@@ -19,7 +19,7 @@
 #define CLOCK_EVERY 4096u
 
 typedef struct tarjan {
-    const mcc_graph *g;
+    const graph_t *g;
     uint32_t *index;    /* 0 unvisited, DONE when its component is complete */
     uint32_t *low;      /* the component's number once DONE */
     uint32_t *stack, sp;
@@ -42,7 +42,7 @@ static void visit(tarjan *tj, uint32_t v)
  * transition (not live), else 0. */
 static int close_component(tarjan *tj, uint32_t k)
 {
-    const mcc_graph *g = tj->g;
+    const graph_t *g = tj->g;
     uint32_t comp = tj->ncomp++;
     for (uint32_t i = k; i < tj->sp; i++) {
         tj->index[tj->stack[i]] = DONE;
@@ -90,7 +90,7 @@ static int leave(tarjan *tj)
 /* 1 live, 0 not live, -1 out of time. */
 static int search(tarjan *tj, double deadline)
 {
-    const mcc_graph *g = tj->g;
+    const graph_t *g = tj->g;
     visit(tj, 0);
     for (uint64_t steps = 1; tj->fp; steps++) {
         if (steps % CLOCK_EVERY == 0 && mcc_now() >= deadline)
@@ -109,10 +109,10 @@ static int search(tarjan *tj, double deadline)
     return 1;
 }
 
-int mcc_graph_live(const mcc_graph *g, uint32_t ntransitions, size_t budget, double deadline,
+int mcc_graph_live(const graph_t *g, uint32_t ntransitions, size_t budget, double deadline,
                    char *why, size_t whylen)
 {
-    uint64_t n = mcc_graph_states(g);
+    uint64_t n = graph_states(g);
     size_t need = (size_t)n * (4 * sizeof(uint32_t) + sizeof(uint64_t)) +
                   (size_t)ntransitions * sizeof(uint32_t);
     if (n == 0 || n > GRAPH_MAX_STATES || g->bytes + need > budget) {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "mcc/graph.h"
+#include "checkers/graph.h"
 #include "mcc/internal.h"
 #include "mcc/mcc.h"
 #include "mcc/prepass.h"
@@ -385,21 +385,21 @@ static void test_bounds(void)
 
 /* ---- the component search on graphs built directly ---- */
 
-static mcc_graph *graph(uint32_t n, const uint32_t (*edges)[3], size_t nedges)
+static graph_t *graph(uint32_t n, const uint32_t (*edges)[3], size_t nedges)
 {
-    mcc_graph *g = mcc_graph_new((size_t)1 << 30);
+    graph_t *g = graph_new((size_t)1 << 30);
     for (uint32_t s = 0; s < n; s++)
-        mcc_graph_add_state(g, (store_ref)s * 7 + 3);
+        graph_add_state(g, (store_ref)s * 7 + 3);
     for (uint32_t s = 0; s < n; s++) {
         for (size_t e = 0; e < nedges; e++)
             if (edges[e][0] == s)
-                mcc_graph_add_edge(g, (store_ref)edges[e][1] * 7 + 3, 0, edges[e][2]);
-        mcc_graph_close_state(g);
+                graph_add_edge(g, (store_ref)edges[e][1] * 7 + 3, 0, edges[e][2]);
+        graph_close_state(g);
     }
     return g;
 }
 
-static int live(const mcc_graph *g, uint32_t T)
+static int live(const graph_t *g, uint32_t T)
 {
     char why[96];
     return mcc_graph_live(g, T, (size_t)1 << 30, mcc_now() + 60, why, sizeof why);
@@ -408,37 +408,37 @@ static int live(const mcc_graph *g, uint32_t T)
 static void test_components(void)
 {
     static const uint32_t cycle[][3] = {{0, 1, 0}, {1, 0, 1}};
-    mcc_graph *g = graph(2, cycle, 2);
+    graph_t *g = graph(2, cycle, 2);
     CHECK(live(g, 2) == 1, "scc: a cycle through both transitions is live");
     CHECK(live(g, 3) == 0, "scc: a transition never enabled is not live");
-    mcc_graph_free(g);
+    graph_free(g);
 
     /* 0 -> 1 <-> 2, and 0 -> 3 -> 3: two bottom components */
     static const uint32_t two[][3] = {{0, 1, 0}, {1, 2, 1}, {2, 1, 2}, {0, 3, 3}, {3, 3, 0},
                                       {3, 3, 1}, {3, 3, 2}};
     g = graph(4, two, 7);
     CHECK(live(g, 4) == 0, "scc: the bottom {1,2} lacks t0 and t3");
-    mcc_graph_free(g);
+    graph_free(g);
 
     static const uint32_t join[][3] = {{0, 1, 0}, {0, 2, 1}, {1, 2, 2}, {2, 0, 3}};
     g = graph(3, join, 4);
     CHECK(live(g, 4) == 1, "scc: one component holding every state");
-    mcc_graph_free(g);
+    graph_free(g);
 
     /* a ring of 300000 states: a recursive search would need as many frames */
     uint32_t n = 300000;
-    g = mcc_graph_new((size_t)1 << 30);
+    g = graph_new((size_t)1 << 30);
     for (uint32_t s = 0; s < n; s++)
-        mcc_graph_add_state(g, (store_ref)s * 13);
+        graph_add_state(g, (store_ref)s * 13);
     for (uint32_t s = 0; s < n; s++) {
-        mcc_graph_add_edge(g, (store_ref)((s + 1) % n) * 13, 0, s == n / 2);
-        mcc_graph_close_state(g);
+        graph_add_edge(g, (store_ref)((s + 1) % n) * 13, 0, s == n / 2);
+        graph_close_state(g);
     }
     CHECK(live(g, 2) == 1, "scc: a ring of %u states is one live component", n);
     char why[96];
     CHECK(mcc_graph_live(g, 2, 1024, mcc_now() + 60, why, sizeof why) == -1,
           "scc: a tiny budget gives up (%s)", why);
-    mcc_graph_free(g);
+    graph_free(g);
 }
 
 int main(void)

@@ -4,7 +4,7 @@
  * store's arena in state order, so their refs ascend, and nearly evenly
  * (keys of one net have similar lengths) — an interpolation search finds
  * most in a probe or two. */
-#include "mcc/graph.h"
+#include "checkers/graph.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@ static void bv_init(bvec *v, size_t elem)
     v->elem = elem;
 }
 
-static void bv_free(mcc_graph *g, bvec *v)
+static void bv_free(graph_t *g, bvec *v)
 {
     for (size_t i = 0; i < v->nblocks; i++)
         free(v->blocks[i]);
@@ -26,7 +26,7 @@ static void bv_free(mcc_graph *g, bvec *v)
 }
 
 /* Room for element n; 0, or -1 when the budget or malloc says no. */
-static int bv_grow(mcc_graph *g, bvec *v)
+static int bv_grow(graph_t *g, bvec *v)
 {
     if ((v->n & (GRAPH_BLOCK - 1)) || (v->n >> GRAPH_BLOCK_SHIFT) < v->nblocks)
         return 0;
@@ -52,7 +52,7 @@ static int bv_grow(mcc_graph *g, bvec *v)
     return 0;
 }
 
-static int push64(mcc_graph *g, bvec *v, uint64_t x)
+static int push64(graph_t *g, bvec *v, uint64_t x)
 {
     if (bv_grow(g, v) < 0)
         return -1;
@@ -60,7 +60,7 @@ static int push64(mcc_graph *g, bvec *v, uint64_t x)
     return 0;
 }
 
-static int push32(mcc_graph *g, bvec *v, uint32_t x)
+static int push32(graph_t *g, bvec *v, uint32_t x)
 {
     if (bv_grow(g, v) < 0)
         return -1;
@@ -68,9 +68,9 @@ static int push32(mcc_graph *g, bvec *v, uint32_t x)
     return 0;
 }
 
-mcc_graph *mcc_graph_new(size_t budget)
+graph_t *graph_new(size_t budget)
 {
-    mcc_graph *g = calloc(1, sizeof *g);
+    graph_t *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
     g->budget = budget;
@@ -79,13 +79,13 @@ mcc_graph *mcc_graph_new(size_t budget)
     bv_init(&g->targets, sizeof(uint32_t));
     bv_init(&g->labels, sizeof(uint32_t));
     if (push64(g, &g->offsets, 0) < 0) {
-        mcc_graph_free(g);
+        graph_free(g);
         return NULL;
     }
     return g;
 }
 
-void mcc_graph_free(mcc_graph *g)
+void graph_free(graph_t *g)
 {
     if (!g)
         return;
@@ -96,17 +96,17 @@ void mcc_graph_free(mcc_graph *g)
     free(g);
 }
 
-void mcc_graph_drop_refs(mcc_graph *g)
+void graph_drop_refs(graph_t *g)
 {
     bv_free(g, &g->refs);
 }
 
-uint64_t mcc_graph_states(const mcc_graph *g)
+uint64_t graph_states(const graph_t *g)
 {
     return g->offsets.n - 1;
 }
 
-int mcc_graph_add_state(mcc_graph *g, store_ref ref)
+int graph_add_state(graph_t *g, store_ref ref)
 {
     if (g->refs.n >= GRAPH_MAX_STATES)
         return -1;
@@ -116,7 +116,7 @@ int mcc_graph_add_state(mcc_graph *g, store_ref ref)
 /* The state whose record is ref; it is there.  Interpolation steps
  * alternate with halving, so that uneven refs cost at most twice a binary
  * search. */
-static uint64_t state_of(const mcc_graph *g, store_ref ref)
+static uint64_t state_of(const graph_t *g, store_ref ref)
 {
     uint64_t lo = 0, hi = g->refs.n - 1;
     for (int step = 0; lo < hi; step++) {
@@ -144,7 +144,7 @@ static uint64_t state_of(const mcc_graph *g, store_ref ref)
     return lo;
 }
 
-int mcc_graph_add_edge(mcc_graph *g, store_ref to, int fresh, uint32_t transition)
+int graph_add_edge(graph_t *g, store_ref to, int fresh, uint32_t transition)
 {
     uint64_t s = fresh ? g->refs.n - 1 : state_of(g, to);
     if (push32(g, &g->targets, (uint32_t)s) < 0)
@@ -156,7 +156,7 @@ int mcc_graph_add_edge(mcc_graph *g, store_ref to, int fresh, uint32_t transitio
     return 0;
 }
 
-int mcc_graph_close_state(mcc_graph *g)
+int graph_close_state(graph_t *g)
 {
     return push64(g, &g->offsets, g->targets.n);
 }

@@ -1,6 +1,6 @@
 /* The reachability graph, kept during an exploration for the questions
  * that need more than the set of markings (Liveness: the bottom strongly
- * connected components).
+ * connected components; CTL: fixpoints over successors and predecessors).
  *
  * States are numbered 0, 1, 2, ... in the order explore.h reports them
  * (which is also the order it expands them); the edges of state s are
@@ -8,8 +8,8 @@
  * transition that leads there.  Everything lives in blocks of fixed size
  * (no allocation per state or edge, no copy when growing), charged against
  * a byte budget. */
-#ifndef MCK_MCC_GRAPH_H
-#define MCK_MCC_GRAPH_H
+#ifndef MCK_GRAPH_H
+#define MCK_GRAPH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,13 +27,13 @@ typedef struct bvec {
     size_t elem;
 } bvec;
 
-typedef struct mcc_graph {
+typedef struct graph {
     bvec refs;       /* uint64: the store record of each state, ascending */
     bvec offsets;    /* uint64: states expanded + 1 entries */
     bvec targets;    /* uint32 per edge */
     bvec labels;     /* uint32 per edge: the transition */
     size_t bytes, budget;
-} mcc_graph;
+} graph_t;
 
 static inline uint64_t *bv_u64(const bvec *v, uint64_t i)
 {
@@ -46,25 +46,19 @@ static inline uint32_t *bv_u32(const bvec *v, uint64_t i)
 }
 
 /* NULL on no memory or when the budget does not hold the first blocks. */
-mcc_graph *mcc_graph_new(size_t budget);
-void mcc_graph_free(mcc_graph *g);
+graph_t *graph_new(size_t budget);
+void graph_free(graph_t *g);
 
 /* Each returns 0, or -1 when the budget is exhausted (nothing changed). */
-int mcc_graph_add_state(mcc_graph *g, store_ref ref);
+int graph_add_state(graph_t *g, store_ref ref);
 /* An edge of the state being expanded, to the state with record ref,
  * which must have been added (fresh: it was the last one added). */
-int mcc_graph_add_edge(mcc_graph *g, store_ref to, int fresh, uint32_t transition);
+int graph_add_edge(graph_t *g, store_ref to, int fresh, uint32_t transition);
 /* The state being expanded has all its edges. */
-int mcc_graph_close_state(mcc_graph *g);
+int graph_close_state(graph_t *g);
 /* After the exploration the records are no longer needed. */
-void mcc_graph_drop_refs(mcc_graph *g);
+void graph_drop_refs(graph_t *g);
 
-uint64_t mcc_graph_states(const mcc_graph *g);   /* closed states */
-
-/* scc.c: whether every bottom strongly connected component of the
- * complete graph enables each of the ntransitions transitions (Liveness).
- * 1 yes, 0 no, -1 gave up (budget or deadline; why says which). */
-int mcc_graph_live(const mcc_graph *g, uint32_t ntransitions, size_t budget, double deadline,
-                   char *why, size_t whylen);
+uint64_t graph_states(const graph_t *g);   /* closed states */
 
 #endif
