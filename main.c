@@ -32,8 +32,9 @@ static const input_type input_types[] = {
 #define N_INPUT_TYPES (sizeof input_types / sizeof input_types[0])
 
 static const checker_type checkers[] = {
-    {"explicit", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), explicit_accepts, explicit_run,
-     "explicit-state breadth-first search with shortest witnesses"},
+    {"explicit", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL),
+     explicit_accepts, explicit_run,
+     "explicit-state search: shortest witnesses (dl, reach); CTL on the reachability graph"},
 };
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 
@@ -310,11 +311,25 @@ static int replay_ok(const cnet_t *cn, const result_t *res, const tree_t *f, pro
     if (!m)
         return 0;
     memcpy(m, cn->initial, cn->nplaces * sizeof *m);
+    nc_count *at_loop = NULL;
     int ok = 1;
+    if (res->loop_start < res->run_len && !(at_loop = malloc((cn->nplaces ? cn->nplaces : 1) *
+                                                             sizeof *at_loop)))
+        ok = 0;
     for (size_t i = 0; ok && i < res->run_len; i++) {
         uint32_t t = res->run[i];
+        if (i == res->loop_start)
+            memcpy(at_loop, m, cn->nplaces * sizeof *m);
         ok = t < cn->ntransitions && cn_enabled(cn, m, t) && cn_fire(cn, m, t) == 0;
     }
+    /* a lasso's loop leads back to where it started; a run that ends in a
+     * deadlock ends in one */
+    if (ok && at_loop)
+        ok = !memcmp(at_loop, m, cn->nplaces * sizeof *m);
+    if (ok && res->loop_start == res->run_len)
+        for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
+            ok = !cn_enabled(cn, m, t);
+    free(at_loop);
     if (ok && res->loop_start == RESULT_NO_LOOP) {
         if (kind == KIND_DL) {
             for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
@@ -376,7 +391,7 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     result_init(&res);
     a->opt.want_run = 1;
     chk->run(cn, f, kind, &a->opt, &res);
-    if (res.run_len && !replay_ok(cn, &res, f, kind)) {
+    if ((res.run_len || res.loop_start != RESULT_NO_LOOP) && !replay_ok(cn, &res, f, kind)) {
         fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
         result_clear(&res);
         goto out;

@@ -6,7 +6,7 @@
 #include "formats.h"
 
 /* checkers/explicit.c: breadth-first exploration (dl, reach), shortest
- * witnesses.  The search itself is checkers/explore.h (a visitor-driven BFS
+ * witnesses; ctl on the whole reachability graph (checkers/ctl.h).  The search itself is checkers/explore.h (a visitor-driven BFS
  * over checkers/store.h), for other explicit questions to reuse. */
 int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen);
 void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,

@@ -1,8 +1,9 @@
 /* explicit: deadlock and reachability by breadth-first search, so that the
  * witness is the search-tree path to the first marking found, a shortest
  * run (kit-overview.md §3.3).  The search is explore.c's; this file only
- * decides which marking ends it. */
+ * decides which marking ends it.  CTL goes to ctl.h, on the whole graph. */
 #include "checkers/checkers.h"
+#include "checkers/ctl.h"
 #include "checkers/explore.h"
 #include "checkers/stateeval.h"
 
@@ -83,6 +84,10 @@ static void answer(explore_t *ex, const goal *g, explore_status st, const check_
 void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                   const check_options *opt, result_t *res)
 {
+    if (kind == KIND_CTL && formula) {
+        ctl_run(cn, formula, opt, res);
+        return;
+    }
     double start = now();
     goal g = {cn, formula, 0, 0, 0};
     explore_visitor v = {NULL, NULL, NULL, "explicit"};
@@ -116,6 +121,11 @@ static int state_ops_only(const tree_t *t)
     return state_ops_only(t->l) && state_ops_only(t->r);
 }
 
+static int no_bound(const tree_t *t)
+{
+    return !t || (t->op != T_BOUND && no_bound(t->l) && no_bound(t->r));
+}
+
 int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
 {
     switch (kind) {
@@ -127,6 +137,11 @@ int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
         snprintf(why, whylen, "explicit checker: reach needs a state formula");
         return 0;
     case KIND_CTL:
+        if (t && !tree_has_ltl(t) && no_bound(t))
+            return 1;
+        snprintf(why, whylen, "explicit checker: ctl needs a CTL formula (no X, F, G, U, R "
+                              "without a path quantifier)");
+        return 0;
     case KIND_LTL:
         snprintf(why, whylen, "explicit checker: %s not supported yet", prop_kind_name(kind));
         return 0;

@@ -1,6 +1,6 @@
 /* `mck mcc`: from the examination name and the instance folder to answer
  * lines.  The driver reads the environment BenchKit sets, refuses what mck
- * cannot take part in (coloured nets, CTL and LTL for now), reads and
+ * cannot take part in (coloured nets, LTL for now), reads and
  * compiles the net, and hands over to the examination's family. */
 #include "mcc/mcc.h"
 #include "mcc/internal.h"
@@ -25,7 +25,7 @@
  * for the net, the process and the allocator's slack. */
 #define MEMORY_SHARE 0.75
 
-typedef enum { FAMILY_STATE_SPACE, FAMILY_GLOBAL, FAMILY_FORMULAS, FAMILY_LATER } family;
+typedef enum { FAMILY_STATE_SPACE, FAMILY_GLOBAL, FAMILY_FORMULAS, FAMILY_CTL, FAMILY_LATER } family;
 
 static const struct {
     const char *name;
@@ -40,8 +40,8 @@ static const struct {
     {"QuasiLiveness", FAMILY_GLOBAL},
     {"StableMarking", FAMILY_GLOBAL},
     {"Liveness", FAMILY_GLOBAL},
-    {"CTLCardinality", FAMILY_LATER},
-    {"CTLFireability", FAMILY_LATER},
+    {"CTLCardinality", FAMILY_CTL},
+    {"CTLFireability", FAMILY_CTL},
     {"LTLCardinality", FAMILY_LATER},
     {"LTLFireability", FAMILY_LATER},
 };
@@ -159,11 +159,12 @@ static int run_family(mcc_run *r, family fam)
         return mcc_state_space(r);
     case FAMILY_GLOBAL:
         return mcc_global(r);
-    case FAMILY_FORMULAS: {
+    case FAMILY_FORMULAS:
+    case FAMILY_CTL: {
         char *path = join(r->dir, r->exam, ".xml");
         if (!path)
             return -1;
-        int left = mcc_formulas(r, path);
+        int left = fam == FAMILY_CTL ? mcc_ctl(r, path) : mcc_formulas(r, path);
         free(path);
         return left;
     }

@@ -111,6 +111,7 @@ int mcc_lp_one_safe(const mcc_run *r, const char *id, double deadline);
 int mcc_state_space(mcc_run *r);                 /* statespace.c */
 int mcc_global(mcc_run *r);                      /* global.c: the five global properties */
 int mcc_formulas(mcc_run *r, const char *path);  /* formulas.c: UpperBounds, Reachability* */
+int mcc_ctl(mcc_run *r, const char *path);       /* ctl.c: CTLCardinality, CTLFireability */
 
 /* scc.c: whether every bottom strongly connected component of the
  * complete graph enables each of the ntransitions transitions (Liveness).

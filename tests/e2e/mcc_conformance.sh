@@ -13,7 +13,7 @@ mcc="$SHARED/mcc"
 tmp="${TMPDIR:-/tmp}/mck_mcc_conf.$$"
 trap 'rm -rf "$tmp" "$tmp".*' EXIT INT TERM
 
-EXAMS=StateSpace,UpperBounds,ReachabilityDeadlock,ReachabilityCardinality,ReachabilityFireability,OneSafe,QuasiLiveness,StableMarking,Liveness
+EXAMS=StateSpace,UpperBounds,ReachabilityDeadlock,ReachabilityCardinality,ReachabilityFireability,OneSafe,QuasiLiveness,StableMarking,Liveness,CTLCardinality,CTLFireability
 INSTANCES='^(Eratosthenes-PT-010|Sudoku-PT-AN01|ERK-PT-000001|CircularTrains-PT-012|DatabaseWithMutex-PT-02|ResAllocation-PT-R003C003|NQueens-PT-05|DoubleExponent-PT-001|PhilosophersDyn-PT-03|ShieldRVs-PT-001A|IOTPpurchase-PT-C01M01P01D01|RwMutex-PT-r0010w0010|Dekker-PT-010|IBM319-PT-none|IBM703-PT-none|SimpleLoadBal-PT-02|QuasiCertifProtocol-PT-02|Railroad-PT-005|SharedMemory-PT-000005|DNAwalker-PT-03track12BlockBoth|CloudOpsManagement-PT-00002by00001)$'
 
 if [ ! -x "$MCK" ]; then

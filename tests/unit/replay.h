@@ -6,13 +6,13 @@
 
 #include "netconv.h"
 
-static void replay_initial(const net_t *net, nc_count *m)
+static inline void replay_initial(const net_t *net, nc_count *m)
 {
     for (size_t p = 0; p < net->nplaces; p++)
         m[p] = net->places[p].initial;
 }
 
-static int replay_enabled(const net_t *net, const nc_count *m, uint32_t t)
+static inline int replay_enabled(const net_t *net, const nc_count *m, uint32_t t)
 {
     for (size_t i = 0; i < net->narcs; i++) {
         const nc_arc *a = &net->arcs[i];
@@ -22,7 +22,7 @@ static int replay_enabled(const net_t *net, const nc_count *m, uint32_t t)
     return 1;
 }
 
-static void replay_fire(const net_t *net, nc_count *m, uint32_t t)
+static inline void replay_fire(const net_t *net, nc_count *m, uint32_t t)
 {
     for (size_t i = 0; i < net->narcs; i++) {
         const nc_arc *a = &net->arcs[i];
@@ -35,7 +35,7 @@ static void replay_fire(const net_t *net, nc_count *m, uint32_t t)
     }
 }
 
-static int replay_dead(const net_t *net, const nc_count *m)
+static inline int replay_dead(const net_t *net, const nc_count *m)
 {
     for (uint32_t t = 0; t < net->ntransitions; t++)
         if (replay_enabled(net, m, t))

@@ -70,6 +70,42 @@ static long replay(const net_t *net, const char *out, nc_count *m)
     return strncmp(w, "*** final state:", 16) == 0 ? steps : -1;
 }
 
+/* Replays a lasso ("*** loop starts here ***" ... "*** loop ends here
+ * ***"): the number of steps when each is enabled and the loop leads back
+ * to the marking where it started, else -1. */
+static long replay_lasso(const net_t *net, const char *out)
+{
+    nc_count m[64], at_loop[64];
+    if (net->nplaces > 64)
+        return -1;
+    replay_initial(net, m);
+    const char *w = strstr(out, "*** initial state:");
+    if (!w)
+        return -1;
+    w = strchr(w, '\n') + 1;
+    long steps = 0;
+    int looping = 0;
+    while (*w) {
+        char line[512];
+        size_t n = strcspn(w, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)n, w);
+        w += n + (w[n] == '\n');
+        if (!strcmp(line, "*** loop starts here ***")) {
+            memcpy(at_loop, m, net->nplaces * sizeof *m);
+            looping = 1;
+            continue;
+        }
+        if (!strcmp(line, "*** loop ends here ***"))
+            return looping && !memcmp(at_loop, m, net->nplaces * sizeof *m) ? steps : -1;
+        int64_t t = transition_named(net, line);
+        if (t < 0 || !replay_enabled(net, m, (uint32_t)t))
+            return -1;
+        replay_fire(net, m, (uint32_t)t);
+        steps++;
+    }
+    return -1;
+}
+
 static nc_count count_of(const net_t *net, const nc_count *m, const char *place)
 {
     for (size_t p = 0; p < net->nplaces; p++)
@@ -124,6 +160,14 @@ static void reach_mutex(void)
     CHECK(o.status == 0 && replay(bad, o.out, m) == 4, "mutex broken: Kit spelling agrees");
     run(&o, "check examples/pnml/mutex.pnml");
     CHECK(o.status == 1, "mutex: deadlock-free");
+    run(&o, "pnml:explicit-ctl examples/pnml/mutex.pnml examples/pnml/crit1-eventually.form");
+    CHECK(o.status == 1 && strstr(o.out, "Result: NO.\nCounterexample:\n") &&
+          replay_lasso(ok, o.out) > 0, "mutex AF crit1: NO, a lasso that replays and closes");
+    run(&o, "check examples/pnml/mutex.pnml examples/pnml/crit1-always-possible.form");
+    CHECK(o.status == 0 && strstr(o.out, "Result: YES.\n") && !strstr(o.out, "Witness"),
+          "mutex AG EF crit1: YES (kind ctl from the formula), no run");
+    run(&o, "check -k ctl examples/pnml/mutex-broken.pnml examples/pnml/both-critical.form");
+    CHECK(o.status == 1, "a state formula checked as ctl: false at the initial marking");
     nc_free_net(ok);
     nc_free_net(bad);
 }

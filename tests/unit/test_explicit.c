@@ -361,8 +361,9 @@ static void test_accepts(void)
     tree_t *f = atleast(0, 1), *ef = tree_unary(T_EF, atleast(0, 1)), *fl = tree_unary(T_F, atleast(0, 1));
     CHECK(explicit_accepts(NULL, KIND_DL, why, sizeof why), "accepts dl");
     CHECK(explicit_accepts(f, KIND_REACH, why, sizeof why), "accepts reach with a state formula");
-    CHECK(!explicit_accepts(ef, KIND_CTL, why, sizeof why) && strstr(why, "ctl not supported"),
-          "refuses ctl: %s", why);
+    CHECK(explicit_accepts(ef, KIND_CTL, why, sizeof why), "accepts ctl");
+    CHECK(!explicit_accepts(fl, KIND_CTL, why, sizeof why) && strstr(why, "CTL formula"),
+          "refuses an LTL formula as ctl: %s", why);
     CHECK(!explicit_accepts(fl, KIND_LTL, why, sizeof why) && strstr(why, "ltl not supported"),
           "refuses ltl: %s", why);
     CHECK(!explicit_accepts(fl, KIND_REACH, why, sizeof why), "refuses reach with a path formula");
