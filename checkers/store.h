@@ -51,7 +51,8 @@ size_t store_budget(size_t mem_bytes);
 
 /* NULL when even the initial table and block do not fit the budget or
  * malloc fails.  keep_parents stores (parent, transition) per record for
- * witnesses. */
+ * witnesses.  The store never reads the parent back itself: any value
+ * below 2^40 may go there (ctllocal.c keeps a dense state number). */
 store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents);
 void store_free(store_t *st);
 

@@ -11,7 +11,11 @@
  *      unreachable, the exploration can meet a marking with ψ (or ¬ψ); each
  *      new fact re-runs step 2 with it, so such formulas are answered
  *      without waiting for the whole state space.
- *   4. One exploration records the reachability graph with the atoms of
+ *   4. The local check (checkers/ctllocal.c) on each open formula in turn,
+ *      within a share of the time: it explores only the markings the
+ *      formula's value depends on, which answers many formulas on state
+ *      spaces far too big to build.
+ *   5. One exploration records the reachability graph with the atoms of
  *      all open formulas (checkers/ctl.h); once complete, each is
  *      evaluated on it, with the run that shows it where there is one. */
 #include "checkers/ctl.h"
@@ -24,8 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Share of the remaining time the state equation may use. */
+/* Shares of the remaining time: the state equation, then the local checks
+ * (the graph gets the rest). */
 #define LP_SHARE 0.25
+#define LOCAL_SHARE 0.4
 #define UNKNOWN 2
 
 enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4 };
@@ -307,6 +313,36 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
     result_clear(&res);
 }
 
+/* Step 4: each open formula gets an equal part of what is left of the
+ * local checks' time, so that quick ones leave theirs to the next. */
+static void local_checks(const mcc_run *r, ctl_query *q, size_t n, double until)
+{
+    size_t open = 0;
+    for (size_t i = 0; i < n; i++)
+        open += !q[i].decided;
+    for (size_t i = 0; i < n && open; i++) {
+        if (q[i].decided)
+            continue;
+        double left = until - mcc_now();
+        if (left <= 0)
+            return;
+        check_options opt;
+        mcc_search_options(r, 0, &opt);
+        opt.timeout = left / (double)open--;
+        char why[128], buf[160];
+        uint64_t states = 0;
+        int v = ctl_local_check(r->cn, q[i].formula, &opt, &states, why, sizeof why);
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: %s: local check %s after %llu states\n", q[i].id,
+                    v < 0 ? why : "decided", (unsigned long long)states);
+        if (v < 0)
+            continue;
+        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT, 0);
+        mcc_answer_bool(q[i].id, v, buf);
+        q[i].decided = 1;
+    }
+}
+
 static int initial_deadlock(const cnet_t *cn)
 {
     for (uint32_t t = 0; t < cn->ntransitions; t++)
@@ -352,6 +388,11 @@ int mcc_ctl(mcc_run *r, const char *path)
         open += !q[i].decided;
     if (open)
         lp_facts(r, q, n, dead0, mcc_now() + LP_SHARE * mcc_time_left(r));
+    open = 0;
+    for (size_t i = 0; i < n; i++)
+        open += !q[i].decided;
+    if (open)
+        local_checks(r, q, n, mcc_now() + LOCAL_SHARE * mcc_time_left(r));
     open = 0;
     for (size_t i = 0; i < n; i++)
         open += !q[i].decided;

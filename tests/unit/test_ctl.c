@@ -327,6 +327,9 @@ static void expect(const net_t *net, tree_t *f, int want, int want_run, const ch
     sgraph *g = malloc(sizeof *g);
     int ok = res.answer == (want ? ANSWER_YES : ANSWER_NO);
     CHECK(ok, "%s: %s", what, want ? "holds" : "fails");
+    char why[128];
+    CHECK(ctl_local_check(cn, f, &opt, NULL, why, sizeof why) == want, "%s: local check agrees",
+          what);
     if (g && enumerate(g, net) == 0) {
         int has = res.role != RUN_NONE;
         CHECK(has == want_run && (!has || shows(g, f, want, &res)),
@@ -421,7 +424,7 @@ static void differential(const char *name, net_t *net, int count)
         free(g);
         return;
     }
-    int agree = 0, runs = 0, runs_ok = 0;
+    int agree = 0, local_agree = 0, runs = 0, runs_ok = 0;
     for (int i = 0; i < count; i++) {
         tree_t *f = random_formula(net, 1 + (int)rnd(4));
         char want[MAXS];
@@ -432,12 +435,14 @@ static void differential(const char *name, net_t *net, int count)
         result_init(&res);
         ctl_run(cn, f, &opt, &res);
         int got = res.answer == ANSWER_YES ? 1 : res.answer == ANSWER_NO ? 0 : -1;
-        if (got == want[0])
-            agree++;
-        else {
+        char why[128];
+        int local = ctl_local_check(cn, f, &opt, NULL, why, sizeof why);
+        agree += got == want[0];
+        local_agree += local == want[0];
+        if (got != want[0] || local != want[0]) {
             printf("# %s: ", name);
             tree_print(stdout, f);
-            printf(": naive %d, checker %d\n", want[0], got);
+            printf(": naive %d, checker %d, local %d\n", want[0], got, local);
         }
         if (res.role != RUN_NONE) {
             runs++;
@@ -454,6 +459,8 @@ static void differential(const char *name, net_t *net, int count)
     }
     CHECK(agree == count, "%s: %d random formulas, checker and naive fixpoints agree on %d "
           "(%zu states)", name, count, agree, g->n);
+    CHECK(local_agree == count, "%s: the local check agrees on %d of %d", name, local_agree,
+          count);
     CHECK(runs > 0 && runs_ok == runs, "%s: %d of %d runs replay and show their value", name,
           runs_ok, runs);
     free(g);
