@@ -484,6 +484,13 @@ static void limits(void)
           "unbounded net: UNKNOWN with the reason (%s)", res.reason);
     result_clear(&res);
     result_init(&res);
+    tree_t *ef = un(T_EF, ge(0, 3));
+    ctl_run(cn, ef, &opt, &res);
+    CHECK(res.answer == ANSWER_YES && res.role == RUN_NONE,
+          "unbounded net: no graph, but the local check finds EF p0 >= 3 (no run)");
+    tree_free(ef);
+    result_clear(&res);
+    result_init(&res);
     opt.mem_bytes = 0;
     opt.timeout = 0.2;
     ctl_run(cn, f, &opt, &res);
