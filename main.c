@@ -32,9 +32,10 @@ static const input_type input_types[] = {
 #define N_INPUT_TYPES (sizeof input_types / sizeof input_types[0])
 
 static const checker_type checkers[] = {
-    {"explicit", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL),
-     explicit_accepts, explicit_run,
-     "explicit-state search: shortest witnesses (dl, reach); CTL on the reachability graph"},
+    {"explicit", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL) |
+     KINDS_BIT(KIND_LTL), explicit_accepts, explicit_run,
+     "explicit-state search: shortest witnesses (dl, reach); CTL on the reachability graph; "
+     "LTL by automata"},
 };
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 

@@ -24,8 +24,8 @@
  * evaluate their children at the states they need, recursively; a
  * subformula never re-enters its own search, so each has one stack.
  *
- * States live in one store (store.h); the record's parent field holds the
- * state's number, and an array maps numbers back to records.  Nothing is
+ * States live in one store, numbered (store_number), and an array maps
+ * numbers back to records.  Nothing is
  * allocated per state: stacks, value arrays and that map grow by doubling
  * under the memory budget. */
 #include "checkers/ctl.h"
@@ -133,17 +133,14 @@ static int64_t state_of(local *L, const nc_count *m)
 {
     size_t len = store_encode(L->st, m, L->key);
     store_ref ref;
-    int r = store_insert(L->st, L->key, len, store_hash(L->key, len), L->nstates, 0, &ref);
+    uint64_t number;
+    int r = store_number(L->st, L->key, len, L->nstates, &number, &ref);
     if (r < 0) {
         L->gave_up = "memory budget exhausted";
         return -1;
     }
-    if (r == 0) {
-        store_ref number;
-        uint32_t unused;
-        store_parent(L->st, ref, &number, &unused);
+    if (r == 0)
         return (int64_t)number;
-    }
     if (L->nstates >= NO_STATE - 1 ||
         grow(L, (void **)&L->refs, &L->crefs, L->nstates + 1, sizeof *L->refs, 0) < 0) {
         L->gave_up = "memory budget exhausted";

@@ -4,6 +4,7 @@
  * decides which marking ends it.  CTL goes to ctl.h, on the whole graph. */
 #include "checkers/checkers.h"
 #include "checkers/ctl.h"
+#include "checkers/ltl.h"
 #include "checkers/explore.h"
 #include "checkers/stateeval.h"
 
@@ -88,6 +89,10 @@ void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         ctl_run(cn, formula, opt, res);
         return;
     }
+    if (kind == KIND_LTL && formula) {
+        ltl_run(cn, formula, opt, LTL_STUTTER, res);
+        return;
+    }
     double start = now();
     goal g = {cn, formula, 0, 0, 0};
     explore_visitor v = {NULL, NULL, NULL, "explicit"};
@@ -143,7 +148,9 @@ int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
                               "without a path quantifier)");
         return 0;
     case KIND_LTL:
-        snprintf(why, whylen, "explicit checker: %s not supported yet", prop_kind_name(kind));
+        if (t && !tree_has_ctl(t) && no_bound(t))
+            return 1;
+        snprintf(why, whylen, "explicit checker: ltl needs an LTL formula (no path quantifiers)");
         return 0;
     default:
         snprintf(why, whylen, "explicit checker: no kind given");

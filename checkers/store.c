@@ -400,6 +400,20 @@ int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
     return 1;
 }
 
+int store_number(store_t *st, const uint8_t *key, size_t len, uint64_t next, uint64_t *number,
+                 store_ref *ref)
+{
+    int r = store_insert(st, key, len, store_hash(key, len), next, 0, ref);
+    if (r < 0)
+        return -1;
+    if (r == 1) {
+        *number = next;
+        return 1;
+    }
+    uint32_t unused;
+    return store_parent(st, *ref, number, &unused) < 0 ? -1 : 0;
+}
+
 void store_prefetch_slot(const store_t *st, uint64_t hash)
 {
     __builtin_prefetch(&st->slots[(size_t)hash & (st->nslots - 1)]);

@@ -51,8 +51,7 @@ size_t store_budget(size_t mem_bytes);
 
 /* NULL when even the initial table and block do not fit the budget or
  * malloc fails.  keep_parents stores (parent, transition) per record for
- * witnesses.  The store never reads the parent back itself: any value
- * below 2^40 may go there (ctllocal.c keeps a dense state number). */
+ * witnesses, or a state number (store_number). */
 store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents);
 void store_free(store_t *st);
 
@@ -101,6 +100,14 @@ uint64_t store_hash(const uint8_t *key, size_t len);
  * memory budget is exhausted (nothing changed).  *ref names the record. */
 int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
                  store_ref parent, uint32_t transition, store_ref *ref);
+
+/* Searches that number their states densely (for arrays indexed by
+ * state) keep the number in the record's parent field, in a store made
+ * with keep_parents.  Finds or adds key: 1 when added as number `next`,
+ * 0 when found; *number gets its number, *ref its record.  -1 when the
+ * budget is exhausted. */
+int store_number(store_t *st, const uint8_t *key, size_t len, uint64_t next, uint64_t *number,
+                 store_ref *ref);
 
 /* Hints for a batch of insertions (they change nothing): touch the table
  * slot of a hash, then the record its probe compares with first, so that

@@ -51,42 +51,6 @@ typedef struct ctl_query {
     int decided;
 } ctl_query;
 
-/* ---- 1. structural simplification ---- */
-
-static tree_t *simplify(const mcc_run *r, tree_t *t, int *changed)
-{
-    if (!t)
-        return NULL;
-    if (t->op == T_FIREABLE) {
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < t->n; i++)
-            if (r->st.may_fire[t->items[i]])
-                t->items[k++] = t->items[i];
-        if (k < t->n)
-            *changed = 1;
-        t->n = k;
-        if (k == 0) {
-            tree_free(t);
-            return tree_const(0);
-        }
-        return t;
-    }
-    if (t->op == T_CMP) {
-        for (uint32_t i = 0; i < t->nterms; i++)
-            if (!r->st.frozen[t->terms[i].place])
-                return t;
-        int v = cn_state_holds(r->cn, t, r->cn->initial);
-        if (v < 0)
-            return t;
-        *changed = 1;
-        tree_free(t);
-        return tree_const(v);
-    }
-    t->l = simplify(r, t->l, changed);
-    t->r = simplify(r, t->r, changed);
-    return t;
-}
-
 /* ---- 2. three-valued evaluation at the initial marking ---- */
 
 static int kleene_not(int a)
@@ -374,7 +338,7 @@ int mcc_ctl(mcc_run *r, const char *path)
             continue;
         }
         int changed = 0;
-        f = tree_fold(simplify(r, f, &changed));
+        f = tree_fold(mcc_simplify(r, f, &changed));
         q[n] = (ctl_query){p->id, f, NULL, 0, changed ? USED_TOPOLOGICAL : 0, 0};
         if (!f || add_facts(&q[n], f) < 0) {
             fprintf(stderr, "mck mcc: %s: out of memory; left unanswered\n", p->id);

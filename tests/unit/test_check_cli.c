@@ -166,6 +166,11 @@ static void reach_mutex(void)
     run(&o, "check examples/pnml/mutex.pnml examples/pnml/crit1-always-possible.form");
     CHECK(o.status == 0 && strstr(o.out, "Result: YES.\n") && !strstr(o.out, "Witness"),
           "mutex AG EF crit1: YES (kind ctl from the formula), no run");
+    run(&o, "pnml:explicit-ltl examples/pnml/mutex.pnml examples/pnml/crit1-infinitely-often.form");
+    CHECK(o.status == 1 && strstr(o.out, "Result: NO.\nCounterexample:\n") &&
+          replay_lasso(ok, o.out) > 0, "mutex G F crit1 (LTL): NO, a lasso that replays and closes");
+    run(&o, "check -k ltl examples/pnml/mutex.pnml examples/pnml/both-critical.form");
+    CHECK(o.status == 1, "a state formula checked as ltl: false at the initial marking");
     run(&o, "check -k ctl examples/pnml/mutex-broken.pnml examples/pnml/both-critical.form");
     CHECK(o.status == 1, "a state formula checked as ctl: false at the initial marking");
     nc_free_net(ok);

@@ -7,6 +7,7 @@
 #include "checkers/checkers.h"
 #include "checkers/ctl.h"
 #include "replay.h"
+#include "rnd.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -387,15 +388,6 @@ static void known_answers(void)
 
 /* ---- random formulas against the naive evaluator ---- */
 
-static uint64_t seed = 88172645463325252ull;
-
-static uint32_t rnd(uint32_t n)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    return (uint32_t)(seed % n);
-}
 
 static tree_t *random_formula(const net_t *net, int depth)
 {

@@ -364,8 +364,9 @@ static void test_accepts(void)
     CHECK(explicit_accepts(ef, KIND_CTL, why, sizeof why), "accepts ctl");
     CHECK(!explicit_accepts(fl, KIND_CTL, why, sizeof why) && strstr(why, "CTL formula"),
           "refuses an LTL formula as ctl: %s", why);
-    CHECK(!explicit_accepts(fl, KIND_LTL, why, sizeof why) && strstr(why, "ltl not supported"),
-          "refuses ltl: %s", why);
+    CHECK(explicit_accepts(fl, KIND_LTL, why, sizeof why), "accepts ltl");
+    CHECK(!explicit_accepts(ef, KIND_LTL, why, sizeof why) && strstr(why, "LTL formula"),
+          "refuses a CTL formula as ltl: %s", why);
     CHECK(!explicit_accepts(fl, KIND_REACH, why, sizeof why), "refuses reach with a path formula");
     tree_free(f);
     tree_free(ef);

@@ -1,0 +1,460 @@
+/* The product of ltl.h and its emptiness check.
+ *
+ * Successors of a product state (m, q): for each automaton edge q -> q'
+ * whose condition holds in m, each net successor m' gives (m', q'); a dead
+ * m gives (m, q') itself under LTL_STUTTER and nothing under
+ * LTL_INFINITE.  The search (Couvreur) keeps a stack of SCC roots with the
+ * acceptance sets seen inside each; an edge back into the live part merges
+ * the roots above its target, and once a root's sets are all of them, the
+ * cycle through it is accepting.  The counterexample is then the search
+ * path to that root and, inside its component, breadth-first paths
+ * through an edge of each acceptance set and back to the root. */
+#include "checkers/ltl.h"
+#include "checkers/ltl2ba.h"
+#include "checkers/stateeval.h"
+#include "checkers/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEAD_NUM UINT32_MAX
+#define VIA_NONE UINT32_MAX
+#define VIA_STUTTER (UINT32_MAX - 1)
+#define CLOCK_EVERY 4096u
+#define MAX_AUTOMATON_STATES 100000
+
+typedef struct frame {
+    uint32_t id;
+    uint32_t edge;      /* automaton edge being tried */
+    uint32_t t;         /* next net transition to try (or 1: stutter done) */
+    uint32_t via;       /* how this state was reached */
+    int8_t cond;        /* the edge's condition holds: -1 not evaluated yet */
+    int8_t dead;        /* the marking is a deadlock: -1 not known yet */
+} frame;
+
+typedef struct root {
+    uint32_t num;
+    uint64_t acc, in;
+} root;
+
+typedef struct product {
+    const cnet_t *cn;
+    const tgba *a;
+    ltl_finite mode;
+    store_t *st;
+    uint8_t *key;
+    uint32_t np;            /* places of the key: the net's + 1 */
+    store_ref *refs;
+    uint32_t *num;          /* per state: search number, 0 unseen, DEAD_NUM done */
+    size_t nstates, crefs, cnum;
+    nc_count *m, *succ;     /* decoded marking (+ automaton state) */
+    uint32_t *marked;
+    uint32_t m_of;
+    size_t bytes, budget;
+    double deadline;
+    volatile int *interrupted;
+    unsigned ticks;
+    const char *gave_up;
+} product;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int grow(product *P, void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t cap2 = *cap ? *cap : 1024;
+    while (cap2 < need)
+        cap2 *= 2;
+    if (P->bytes + (cap2 - *cap) * elem > P->budget) {
+        P->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    void *p = realloc(*arr, cap2 * elem);
+    if (!p) {
+        P->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    memset((char *)p + *cap * elem, 0, (cap2 - *cap) * elem);
+    P->bytes += (cap2 - *cap) * elem;
+    *arr = p;
+    *cap = cap2;
+    return 0;
+}
+
+static int tick(product *P)
+{
+    if (++P->ticks % CLOCK_EVERY)
+        return 0;
+    if (P->interrupted && *P->interrupted)
+        P->gave_up = "interrupted";
+    else if (P->deadline > 0 && now() > P->deadline)
+        P->gave_up = "time limit reached";
+    return P->gave_up ? -1 : 0;
+}
+
+/* The number of product state (m, q) with m in P->succ; -1 on a limit. */
+static int64_t number_of(product *P, nc_count *m, uint32_t q)
+{
+    m[P->np - 1] = q;
+    size_t len = store_encode(P->st, m, P->key);
+    store_ref ref;
+    uint64_t number;
+    int r = store_number(P->st, P->key, len, P->nstates, &number, &ref);
+    if (r < 0) {
+        P->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    if (r == 0)
+        return (int64_t)number;
+    if (P->nstates >= DEAD_NUM - 2 ||
+        grow(P, (void **)&P->refs, &P->crefs, P->nstates + 1, sizeof *P->refs) < 0 ||
+        grow(P, (void **)&P->num, &P->cnum, P->nstates + 1, sizeof *P->num) < 0) {
+        P->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    P->refs[P->nstates] = ref;
+    return (int64_t)P->nstates++;
+}
+
+static void load(product *P, uint32_t id)
+{
+    if (P->m_of == id)
+        return;
+    memset(P->m, 0, P->np * sizeof *P->m);
+    store_decode(P->st, store_key(P->st, P->refs[id], NULL), P->m, P->marked);
+    P->m_of = id;
+}
+
+/* The next successor of f's state: 1 with *to, *acc, *via set; 0 when
+ * there are no more; -1 on a limit. */
+static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t *via)
+{
+    const cnet_t *cn = P->cn;
+    load(P, f->id);
+    uint32_t q = (uint32_t)P->m[P->np - 1];
+    const tgba_state *s = &P->a->states[q];
+    if (f->dead < 0) {
+        f->dead = 1;
+        for (uint32_t t = 0; t < cn->ntransitions && f->dead; t++)
+            f->dead = !cn_enabled(cn, P->m, t);
+    }
+    for (; f->edge < s->nedges; f->edge++, f->t = 0, f->cond = -1) {
+        const tgba_edge *e = &s->edges[f->edge];
+        if (f->cond < 0) {
+            f->cond = 1;
+            for (uint32_t c = 0; c < e->ncond && f->cond == 1; c++) {
+                int v = cn_state_holds(cn, e->cond[c], P->m);
+                if (v < 0) {
+                    P->gave_up = "a condition the explicit checker cannot evaluate";
+                    return -1;
+                }
+                f->cond = (int8_t)v;
+            }
+        }
+        if (!f->cond)
+            continue;
+        memcpy(P->succ, P->m, P->np * sizeof *P->m);
+        if (f->dead) {
+            if (P->mode != LTL_STUTTER || f->t)
+                continue;
+            f->t = 1;
+            *via = VIA_STUTTER;
+        } else {
+            uint32_t t = f->t;
+            while (t < cn->ntransitions && !cn_enabled(cn, P->m, t))
+                t++;
+            if (t == cn->ntransitions)
+                continue;
+            f->t = t + 1;
+            if (cn_fire(cn, P->succ, t) < 0) {
+                P->gave_up = "token count overflow";
+                return -1;
+            }
+            *via = t;
+        }
+        int64_t n = number_of(P, P->succ, e->dst);
+        if (n < 0)
+            return -1;
+        *to = (uint32_t)n;
+        *acc = e->acc;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the counterexample ---- */
+
+typedef struct path {
+    uint32_t *via;
+    size_t n, cap;
+} path;
+
+static int path_add(path *p, uint32_t via)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 64;
+        uint32_t *v = realloc(p->via, cap * sizeof *v);
+        if (!v)
+            return -1;
+        p->via = v;
+        p->cap = cap;
+    }
+    p->via[p->n++] = via;
+    return 0;
+}
+
+/* Breadth-first inside the component (states numbered at least low and
+ * not done) from `from`: to `target` when want_acc is 0, else through an
+ * edge in acceptance set want_acc.  Appends the steps to p and returns the
+ * state reached, or -1. */
+static int64_t bfs(product *P, uint32_t low, uint32_t from, int64_t target, uint64_t want_acc,
+                   path *p)
+{
+    size_t n = P->nstates;
+    uint32_t *parent = malloc(n * sizeof *parent), *pvia = malloc(n * sizeof *pvia);
+    uint32_t *queue = malloc(n * sizeof *queue);
+    int64_t end = -1;
+    if (!parent || !pvia || !queue)
+        goto out;
+    memset(parent, 0xff, n * sizeof *parent);
+    size_t head = 0, tail = 0;
+    queue[tail++] = from;
+    parent[from] = from;
+    uint32_t hit_from = 0, hit_to = 0, hit_via = 0;
+    while (head < tail && end < 0) {
+        uint32_t s = queue[head++];
+        frame f = {s, 0, 0, 0, -1, -1};
+        uint32_t to, via;
+        uint64_t acc;
+        int r;
+        while (end < 0 && (r = next_succ(P, &f, &to, &acc, &via)) == 1) {
+            if (P->num[to] == DEAD_NUM || P->num[to] < low || P->num[to] == 0)
+                continue;
+            if (want_acc ? (acc & want_acc) != 0 : to == (uint32_t)target) {
+                hit_from = s, hit_to = to, hit_via = via;
+                end = to;
+            } else if (parent[to] == UINT32_MAX) {
+                parent[to] = s;
+                pvia[to] = via;
+                queue[tail++] = to;
+            }
+        }
+        if (r < 0 && end < 0)
+            goto out;
+    }
+    if (end >= 0) {
+        /* from .. hit_from, then the hit edge */
+        size_t k = 0;
+        for (uint32_t s = hit_from; s != from; s = parent[s])
+            k++;
+        size_t base = p->n;
+        for (size_t i = 0; i < k; i++)
+            if (path_add(p, 0) < 0) {
+                end = -1;
+                goto out;
+            }
+        size_t i = base + k;
+        for (uint32_t s = hit_from; s != from; s = parent[s])
+            p->via[--i] = pvia[s];
+        if (path_add(p, hit_via) < 0)
+            end = -1;
+        (void)hit_to;
+    }
+out:
+    free(parent);
+    free(pvia);
+    free(queue);
+    return end;
+}
+
+/* The lasso through the accepting component of root r: into res. */
+static int counterexample(product *P, const frame *stack, size_t depth, uint32_t rnum,
+                          result_t *res)
+{
+    size_t ri = 0;
+    while (ri < depth && P->num[stack[ri].id] != rnum)
+        ri++;
+    if (ri == depth)
+        return -1;
+    path pre = {0}, cyc = {0};
+    int rc = -1;
+    for (size_t i = 1; i <= ri; i++)
+        if (path_add(&pre, stack[i].via) < 0)
+            goto out;
+    uint32_t r = stack[ri].id, at = r;
+    for (uint32_t k = 0; k < P->a->nacc; k++) {
+        int64_t next = bfs(P, rnum, at, -1, (uint64_t)1 << k, &cyc);
+        if (next < 0)
+            goto out;
+        at = (uint32_t)next;
+    }
+    if (at != r || cyc.n == 0) {
+        if (bfs(P, rnum, at, r, 0, &cyc) < 0)
+            goto out;
+    }
+    /* markings: stutter steps happen only at a deadlock, and a deadlock
+     * has no other successor */
+    int stutters = 0;
+    for (size_t i = 0; i < cyc.n; i++)
+        stutters |= cyc.via[i] == VIA_STUTTER;
+    uint32_t *run = malloc((pre.n + cyc.n + 1) * sizeof *run);
+    if (!run)
+        goto out;
+    size_t n = 0;
+    for (size_t i = 0; i < pre.n; i++)
+        if (pre.via[i] != VIA_STUTTER)
+            run[n++] = pre.via[i];
+    size_t loop = n;
+    if (!stutters)
+        for (size_t i = 0; i < cyc.n; i++)
+            run[n++] = cyc.via[i];
+    rc = result_set_run(res, RUN_COUNTEREXAMPLE, run, n, loop);
+    free(run);
+out:
+    free(pre.via);
+    free(cyc.via);
+    return rc;
+}
+
+/* ---- the search ---- */
+
+typedef struct stacks {
+    frame *todo;
+    size_t ntodo, ctodo;
+    root *roots;
+    size_t nroots, croots;
+    uint32_t *live;
+    size_t nlive, clive;
+} stacks;
+
+static int push(product *P, stacks *S, uint32_t *count, uint32_t id, uint64_t in, uint32_t via)
+{
+    if (grow(P, (void **)&S->todo, &S->ctodo, S->ntodo + 1, sizeof *S->todo) < 0 ||
+        grow(P, (void **)&S->roots, &S->croots, S->nroots + 1, sizeof *S->roots) < 0 ||
+        grow(P, (void **)&S->live, &S->clive, S->nlive + 1, sizeof *S->live) < 0)
+        return -1;
+    P->num[id] = ++*count;
+    S->roots[S->nroots++] = (root){*count, 0, in};
+    S->live[S->nlive++] = id;
+    S->todo[S->ntodo++] = (frame){id, 0, 0, via, -1, -1};
+    return 0;
+}
+
+/* 1: an accepting cycle (counterexample in res when wanted), 0: none,
+ * -1: a limit. */
+static int search(product *P, int want_run, result_t *res)
+{
+    stacks S;
+    memset(&S, 0, sizeof S);
+    uint32_t count = 0;
+    int rc = -1;
+    memcpy(P->succ, P->cn->initial, P->cn->nplaces * sizeof *P->succ);
+    int64_t init = number_of(P, P->succ, 0);
+    if (init < 0 || push(P, &S, &count, (uint32_t)init, 0, VIA_NONE) < 0)
+        goto out;
+    while (S.ntodo) {
+        if (tick(P) < 0)
+            goto out;
+        frame *f = &S.todo[S.ntodo - 1];
+        uint32_t to, via;
+        uint64_t acc;
+        int r = next_succ(P, f, &to, &acc, &via);
+        if (r < 0)
+            goto out;
+        if (r == 1) {
+            if (P->num[to] == 0) {
+                if (push(P, &S, &count, to, acc, via) < 0)
+                    goto out;
+            } else if (P->num[to] != DEAD_NUM) {
+                uint64_t a = acc;
+                while (P->num[to] < S.roots[S.nroots - 1].num) {
+                    root *top = &S.roots[--S.nroots];
+                    a |= top->acc | top->in;
+                }
+                root *top = &S.roots[S.nroots - 1];
+                top->acc |= a;
+                if ((top->acc & P->a->all_acc) == P->a->all_acc) {
+                    if (want_run && counterexample(P, S.todo, S.ntodo, top->num, res) < 0)
+                        fprintf(stderr, "mck: no memory for the counterexample\n");
+                    rc = 1;
+                    goto out;
+                }
+            }
+            continue;
+        }
+        uint32_t id = f->id;
+        S.ntodo--;
+        if (S.roots[S.nroots - 1].num == P->num[id]) {
+            uint32_t low = P->num[id];
+            S.nroots--;
+            while (S.nlive && P->num[S.live[S.nlive - 1]] >= low &&
+                   P->num[S.live[S.nlive - 1]] != DEAD_NUM)
+                P->num[S.live[--S.nlive]] = DEAD_NUM;
+        }
+    }
+    rc = 0;
+out:
+    free(S.todo);
+    free(S.roots);
+    free(S.live);
+    return rc;
+}
+
+void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, ltl_finite mode,
+             result_t *res)
+{
+    double start = now();
+    result_add_technique(res, "EXPLICIT");
+    char why[128] = "out of memory";
+    tree_t *neg = tree_unary(T_NOT, tree_copy(formula));
+    tgba *a = neg ? ltl_to_tgba(neg, MAX_AUTOMATON_STATES, why, sizeof why) : NULL;
+    tree_free(neg);
+    if (!a) {
+        result_unknown(res, why);
+        return;
+    }
+    product P;
+    memset(&P, 0, sizeof P);
+    P.cn = cn;
+    P.a = a;
+    P.mode = mode;
+    P.np = cn->nplaces + 1;
+    P.m_of = UINT32_MAX;
+    P.deadline = opt->timeout > 0 ? start + opt->timeout : 0;
+    P.interrupted = opt->interrupted;
+    size_t total = store_budget(opt->mem_bytes);
+    P.budget = total / 3;
+    P.st = store_new(P.np, total - total / 3, 1);
+    P.key = P.st ? malloc(store_key_max(P.st) + 8) : NULL;
+    P.m = calloc(P.np, sizeof *P.m);
+    P.succ = calloc(P.np, sizeof *P.succ);
+    P.marked = calloc(P.np, sizeof *P.marked);
+    int r = -1;
+    if (!P.key || !P.m || !P.succ || !P.marked)
+        P.gave_up = "memory budget exhausted";
+    else
+        r = search(&P, opt->want_run, res);
+    if (r < 0)
+        result_unknown(res, P.gave_up ? P.gave_up : "memory budget exhausted");
+    else
+        res->answer = r ? ANSWER_NO : ANSWER_YES;
+    res->states = P.nstates;
+    res->peak_bytes = P.bytes + (P.st ? store_peak_bytes(P.st) : 0);
+    res->seconds = now() - start;
+    free(P.refs);
+    free(P.num);
+    free(P.m);
+    free(P.succ);
+    free(P.marked);
+    free(P.key);
+    store_free(P.st);
+    tgba_free(a);
+}

@@ -1,0 +1,75 @@
+/* LTLCardinality and LTLFireability: each formula in turn, by the
+ * automata-theoretic check of checkers/ltl.h with the contest's semantics
+ * (a run into a deadlock stutters there forever, mcc-formats.md §3.5).
+ * Each formula gets an equal part of the time left, so that quick ones
+ * leave theirs to the next.  Structure first: a transition that can never
+ * fire is never fireable, a comparison over places no firing changes is
+ * a constant. */
+#include "checkers/ltl.h"
+#include "checkers/stateeval.h"
+#include "formula/mccxml.h"
+#include "mcc/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check_one(const mcc_run *r, const mcc_property *p, double share)
+{
+    int changed = 0;
+    tree_t *f = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
+    if (!f) {
+        fprintf(stderr, "mck mcc: %s: out of memory; left unanswered\n", p->id);
+        return;
+    }
+    check_options opt;
+    mcc_search_options(r, 0, &opt);
+    opt.timeout = share;
+    opt.want_run = mcc_xml_active();
+    result_t res;
+    result_init(&res);
+    ltl_run(r->cn, f, &opt, LTL_STUTTER, &res);
+    if (res.answer == ANSWER_UNKNOWN) {
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: %s: %s after %llu states\n", p->id, res.reason,
+                    (unsigned long long)res.states);
+        mcc_xml_unknown(p->id, res.reason);
+    } else {
+        char buf[160];
+        snprintf(buf, sizeof buf, "SEQUENTIAL_PROCESSING%s EXPLICIT",
+                 changed ? " TOPOLOGICAL" : "");
+        mcc_evidence ev = {res.role, res.run, res.run_len, res.loop_start};
+        mcc_answer_bool_shown(p->id, res.answer == ANSWER_YES, buf,
+                              res.role != RUN_NONE ? &ev : NULL);
+    }
+    result_clear(&res);
+    tree_free(f);
+}
+
+int mcc_ltl(mcc_run *r, const char *path)
+{
+    mcc_property_set *set = mccxml_read(path, r->net, r->exam);
+    if (!set)
+        return -1;
+    size_t open = 0;
+    for (size_t i = 0; i < set->n; i++)
+        open += set->props[i].formula && !set->props[i].unsupported;
+    int left = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        const mcc_property *p = &set->props[i];
+        if (!p->formula || p->unsupported) {
+            const char *why = p->unsupported ? p->unsupported : "unreadable";
+            fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
+            mcc_xml_unknown(p->id, why);
+            left++;
+            continue;
+        }
+        double share = mcc_time_left(r) / (double)open--;
+        size_t before = mcc_answers_printed();
+        if (share > 0.001)
+            check_one(r, p, share);
+        left += mcc_answers_printed() == before;
+    }
+    mccxml_free(set);
+    return left;
+}
