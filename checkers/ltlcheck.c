@@ -49,8 +49,11 @@ typedef struct product {
     store_ref *refs;
     uint32_t *num;          /* per state: search number, 0 unseen, DEAD_NUM done */
     size_t nstates, crefs, cnum;
-    nc_count *m, *succ;     /* decoded marking (+ automaton state) */
-    uint32_t *marked;
+    nc_count *m;            /* decoded marking (+ automaton state) */
+    uint32_t *marked;       /* its marked places */
+    uint32_t nmarked;
+    uint32_t *dplace;       /* a successor's changes: places and deltas */
+    int64_t *ddelta;
     uint32_t m_of;
     size_t bytes, budget;
     double deadline;
@@ -100,11 +103,10 @@ static int tick(product *P)
     return P->gave_up ? -1 : 0;
 }
 
-/* The number of product state (m, q) with m in P->succ; -1 on a limit. */
-static int64_t number_of(product *P, nc_count *m, uint32_t q)
+/* The number of the product state whose key is P->key[0..len); -1 on a
+ * limit. */
+static int64_t number_of(product *P, size_t len)
 {
-    m[P->np - 1] = q;
-    size_t len = store_encode(P->st, m, P->key);
     store_ref ref;
     uint64_t number;
     int r = store_number(P->st, P->key, len, P->nstates, &number, &ref);
@@ -124,12 +126,16 @@ static int64_t number_of(product *P, nc_count *m, uint32_t q)
     return (int64_t)P->nstates++;
 }
 
+/* P->m holds the marking of state id, and is the store's base for
+ * encoding successors. */
 static void load(product *P, uint32_t id)
 {
     if (P->m_of == id)
         return;
-    memset(P->m, 0, P->np * sizeof *P->m);
-    store_decode(P->st, store_key(P->st, P->refs[id], NULL), P->m, P->marked);
+    for (uint32_t i = 0; i < P->nmarked; i++)
+        P->m[P->marked[i]] = 0;
+    P->nmarked = store_decode(P->st, store_key(P->st, P->refs[id], NULL), P->m, P->marked);
+    store_set_base(P->st, P->m, P->marked, P->nmarked);
     P->m_of = id;
 }
 
@@ -161,7 +167,7 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
         }
         if (!f->cond)
             continue;
-        memcpy(P->succ, P->m, P->np * sizeof *P->m);
+        uint32_t nd = 0;
         if (f->dead) {
             if (P->mode != LTL_STUTTER || f->t)
                 continue;
@@ -174,13 +180,22 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
             if (t == cn->ntransitions)
                 continue;
             f->t = t + 1;
-            if (cn_fire(cn, P->succ, t) < 0) {
-                P->gave_up = "token count overflow";
-                return -1;
+            for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
+                P->dplace[nd] = cn->eff_place[i];
+                P->ddelta[nd++] = cn->eff_delta[i];
             }
             *via = t;
         }
-        int64_t n = number_of(P, P->succ, e->dst);
+        if (e->dst != q) {   /* the automaton's move is one more place */
+            P->dplace[nd] = P->np - 1;
+            P->ddelta[nd++] = (int64_t)e->dst - (int64_t)q;
+        }
+        size_t len = store_encode_succ(P->st, P->m, P->dplace, P->ddelta, nd, P->key);
+        if (len == 0) {
+            P->gave_up = "token count overflow";
+            return -1;
+        }
+        int64_t n = number_of(P, len);
         if (n < 0)
             return -1;
         *to = (uint32_t)n;
@@ -356,8 +371,14 @@ static int search(product *P, int want_run, result_t *res)
     memset(&S, 0, sizeof S);
     uint32_t count = 0;
     int rc = -1;
-    memcpy(P->succ, P->cn->initial, P->cn->nplaces * sizeof *P->succ);
-    int64_t init = number_of(P, P->succ, 0);
+    nc_count *m0 = calloc(P->np, sizeof *m0);
+    if (!m0) {
+        P->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    memcpy(m0, P->cn->initial, P->cn->nplaces * sizeof *m0);
+    int64_t init = number_of(P, store_encode(P->st, m0, P->key));
+    free(m0);
     if (init < 0 || push(P, &S, &count, (uint32_t)init, 0, VIA_NONE) < 0)
         goto out;
     while (S.ntodo) {
@@ -435,10 +456,15 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     P.st = store_new(P.np, total - total / 3, 1);
     P.key = P.st ? malloc(store_key_max(P.st) + 8) : NULL;
     P.m = calloc(P.np, sizeof *P.m);
-    P.succ = calloc(P.np, sizeof *P.succ);
     P.marked = calloc(P.np, sizeof *P.marked);
+    uint32_t maxeff = 0;
+    for (uint32_t t = 0; t < cn->ntransitions; t++)
+        if (cn->eff_start[t + 1] - cn->eff_start[t] > maxeff)
+            maxeff = cn->eff_start[t + 1] - cn->eff_start[t];
+    P.dplace = calloc(maxeff + 1, sizeof *P.dplace);
+    P.ddelta = calloc(maxeff + 1, sizeof *P.ddelta);
     int r = -1;
-    if (!P.key || !P.m || !P.succ || !P.marked)
+    if (!P.key || !P.m || !P.marked || !P.dplace || !P.ddelta)
         P.gave_up = "memory budget exhausted";
     else
         r = search(&P, opt->want_run, res);
@@ -452,8 +478,9 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     free(P.refs);
     free(P.num);
     free(P.m);
-    free(P.succ);
     free(P.marked);
+    free(P.dplace);
+    free(P.ddelta);
     free(P.key);
     store_free(P.st);
     tgba_free(a);
