@@ -1,8 +1,7 @@
 /* LTLCardinality and LTLFireability: each formula in turn, by the
  * automata-theoretic check of checkers/ltl.h with the contest's semantics
  * (a run into a deadlock stutters there forever, mcc-formats.md §3.5).
- * Each formula gets an equal part of the time left, so that quick ones
- * leave theirs to the next.  Structure first: a transition that can never
+ * Structure first: a transition that can never
  * fire is never fireable, a comparison over places no firing changes is
  * a constant. */
 #include "checkers/ltl.h"
@@ -33,7 +32,6 @@ static void check_one(const mcc_run *r, const mcc_property *p, double share)
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: %s after %llu states\n", p->id, res.reason,
                     (unsigned long long)res.states);
-        mcc_xml_unknown(p->id, res.reason);
     } else {
         char buf[160];
         snprintf(buf, sizeof buf, "SEQUENTIAL_PROCESSING%s EXPLICIT",
@@ -46,30 +44,54 @@ static void check_one(const mcc_run *r, const mcc_property *p, double share)
     tree_free(f);
 }
 
+/* Rounds over the open formulas: each gets an equal part of the time
+ * left, and what a quick one leaves goes to the next; a formula that ran
+ * out of time tries again in the next round with what the others left. */
+#define ROUNDS 3
+
 int mcc_ltl(mcc_run *r, const char *path)
 {
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
     if (!set)
         return -1;
-    size_t open = 0;
-    for (size_t i = 0; i < set->n; i++)
-        open += set->props[i].formula && !set->props[i].unsupported;
+    char *done = calloc(set->n ? set->n : 1, 1);
+    if (!done) {
+        mccxml_free(set);
+        return -1;
+    }
     int left = 0;
+    size_t open = 0;
     for (size_t i = 0; i < set->n; i++) {
         const mcc_property *p = &set->props[i];
-        if (!p->formula || p->unsupported) {
-            const char *why = p->unsupported ? p->unsupported : "unreadable";
-            fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
-            mcc_xml_unknown(p->id, why);
-            left++;
+        if (p->formula && !p->unsupported) {
+            open++;
             continue;
         }
-        double share = mcc_time_left(r) / (double)open--;
-        size_t before = mcc_answers_printed();
-        if (share > 0.001)
-            check_one(r, p, share);
-        left += mcc_answers_printed() == before;
+        const char *why = p->unsupported ? p->unsupported : "unreadable";
+        fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
+        mcc_xml_unknown(p->id, why);
+        done[i] = 1;
+        left++;
     }
+    for (int round = 0; round < ROUNDS && open && mcc_time_left(r) > 0.5; round++) {
+        size_t todo = open;
+        for (size_t i = 0; i < set->n && todo; i++) {
+            if (done[i])
+                continue;
+            double share = mcc_time_left(r) / (double)todo--;
+            size_t before = mcc_answers_printed();
+            if (share > 0.001)
+                check_one(r, &set->props[i], share);
+            if (mcc_answers_printed() != before) {
+                done[i] = 1;
+                open--;
+            }
+        }
+    }
+    for (size_t i = 0; i < set->n; i++)
+        mcc_xml_unknown(set->props[i].id, "not decided in the time given");   /* if open */
+    left += (int)open;
+    free(done);
     mccxml_free(set);
     return left;
 }
