@@ -61,4 +61,14 @@ void graph_drop_refs(graph_t *g);
 
 uint64_t graph_states(const graph_t *g);   /* closed states */
 
+/* graphscc.c: Tarjan's algorithm on the complete graph (state 0 the
+ * initial one).  *live: every bottom component (no edge leaves it) has an
+ * edge of each of the ntransitions transitions; *ncomponents (may be
+ * NULL): how many components (1: every state reaches every other, the
+ * initial one included).  stop_early stops at the first bottom component
+ * that is not live, leaving *ncomponents short.  0 done, -1 gave up
+ * (budget or deadline, 0 for none; why says which). */
+int graph_components(const graph_t *g, uint32_t ntransitions, size_t budget, double deadline,
+                     int stop_early, int *live, uint64_t *ncomponents, char *why, size_t whylen);
+
 #endif

@@ -11,7 +11,7 @@
  *                         firing m -> m' that changes p makes m(p) or m'(p)
  *                         differ from m0(p));
  *   Liveness              a deadlock; otherwise the graph is kept and its
- *                         bottom components are examined (scc.c).
+ *                         bottom components are examined (graphscc.c).
  * A complete exploration settles the rest.  Before the search, the state
  * equation (globallp.c) looks for a proof that no deadlock, or no count
  * above 1, is reachable.  (Its proofs of dead transitions, tried after an
@@ -165,9 +165,9 @@ static int liveness(const mcc_run *r, watch *w)
         return 0;
     char why[96];
     graph_drop_refs(w->g);
-    int live = mcc_graph_live(w->g, r->cn->ntransitions, mcc_budget(r), r->deadline, why,
-                              sizeof why);
-    if (live < 0) {
+    int live;
+    if (graph_components(w->g, r->cn->ntransitions, mcc_budget(r), r->deadline, 1, &live, NULL,
+                         why, sizeof why) < 0) {
         fprintf(stderr, "mck mcc: Liveness: %s\n", why);
         return 0;
     }

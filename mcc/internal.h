@@ -119,11 +119,4 @@ int mcc_ltl(mcc_run *r, const char *path);       /* ltl.c: LTLCardinality, LTLFi
  * constants (not folded); *changed set when any was.  Consumes t. */
 tree_t *mcc_simplify(const mcc_run *r, tree_t *t, int *changed);
 
-/* scc.c: whether every bottom strongly connected component of the
- * complete graph enables each of the ntransitions transitions (Liveness).
- * 1 yes, 0 no, -1 gave up (budget or deadline; why says which). */
-struct graph;
-int mcc_graph_live(const struct graph *g, uint32_t ntransitions, size_t budget, double deadline,
-                   char *why, size_t whylen);
-
 #endif

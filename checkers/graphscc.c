@@ -1,4 +1,5 @@
-/* Liveness on the complete reachability graph: a transition is live iff
+/* The strongly connected components of a complete reachability graph,
+ * for liveness and reversibility.  A transition is live iff
  * every bottom strongly connected component (one no edge leaves) has a
  * state enabling it — every state reaches some bottom component, and in
  * one all states reach each other.  The transitions enabled in a
@@ -10,10 +11,10 @@
  * it or into a component completed earlier, so "bottom" is one look at
  * the component numbers of its targets. */
 #include "checkers/graph.h"
-#include "mcc/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define DONE UINT32_MAX
 #define CLOCK_EVERY 4096u
@@ -28,7 +29,16 @@ typedef struct tarjan {
     uint32_t fp, counter, ncomp;
     uint32_t *stamp;    /* per transition: last component that enabled it, + 1 */
     uint32_t ntransitions;
+    int stop_early;     /* stop at the first bottom component that is not live */
+    int live;
 } tarjan;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static void visit(tarjan *tj, uint32_t v)
 {
@@ -69,7 +79,8 @@ static int close_component(tarjan *tj, uint32_t k)
     return bottom && seen < tj->ntransitions;
 }
 
-/* Leaves the state on top of the search path. */
+/* Leaves the state on top of the search path; 1 when the search may stop
+ * (not live, and asked to stop early). */
 static int leave(tarjan *tj)
 {
     uint32_t v = tj->fstate[--tj->fp];
@@ -77,8 +88,10 @@ static int leave(tarjan *tj)
         uint32_t k = tj->sp;
         while (tj->stack[k - 1] != v)
             k--;
-        if (close_component(tj, k - 1))
-            return 1;
+        if (close_component(tj, k - 1)) {
+            tj->live = 0;
+            return tj->stop_early;
+        }
     } else {
         uint32_t u = tj->fstate[tj->fp - 1];
         if (tj->low[v] < tj->low[u])
@@ -87,13 +100,13 @@ static int leave(tarjan *tj)
     return 0;
 }
 
-/* 1 live, 0 not live, -1 out of time. */
+/* 0 done, -1 out of time. */
 static int search(tarjan *tj, double deadline)
 {
     const graph_t *g = tj->g;
     visit(tj, 0);
     for (uint64_t steps = 1; tj->fp; steps++) {
-        if (steps % CLOCK_EVERY == 0 && mcc_now() >= deadline)
+        if (steps % CLOCK_EVERY == 0 && deadline > 0 && now() >= deadline)
             return -1;
         uint32_t v = tj->fstate[tj->fp - 1];
         if (tj->fedge[tj->fp - 1] < *bv_u64(&g->offsets, v + 1)) {
@@ -106,11 +119,11 @@ static int search(tarjan *tj, double deadline)
             return 0;
         }
     }
-    return 1;
+    return 0;
 }
 
-int mcc_graph_live(const graph_t *g, uint32_t ntransitions, size_t budget, double deadline,
-                   char *why, size_t whylen)
+int graph_components(const graph_t *g, uint32_t ntransitions, size_t budget, double deadline,
+                     int stop_early, int *live, uint64_t *ncomponents, char *why, size_t whylen)
 {
     uint64_t n = graph_states(g);
     size_t need = (size_t)n * (4 * sizeof(uint32_t) + sizeof(uint64_t)) +
@@ -119,7 +132,7 @@ int mcc_graph_live(const graph_t *g, uint32_t ntransitions, size_t budget, doubl
         snprintf(why, whylen, "memory budget exhausted (component search)");
         return -1;
     }
-    tarjan tj = {g, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, ntransitions};
+    tarjan tj = {g, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, ntransitions, stop_early, 1};
     tj.index = calloc(n, sizeof *tj.index);
     tj.low = malloc(n * sizeof *tj.low);
     tj.stack = malloc(n * sizeof *tj.stack);
@@ -131,6 +144,11 @@ int mcc_graph_live(const graph_t *g, uint32_t ntransitions, size_t budget, doubl
         snprintf(why, whylen, "out of memory (component search)");
     else if ((rc = search(&tj, deadline)) < 0)
         snprintf(why, whylen, "time limit reached (component search)");
+    else {
+        *live = tj.live;
+        if (ncomponents)
+            *ncomponents = tj.ncomp;
+    }
     free(tj.index);
     free(tj.low);
     free(tj.stack);
