@@ -20,4 +20,14 @@ void report_statistics(FILE *err, const result_t *res);
 int write_verdict_file(const char *path, net_t *net, const char *property, prop_kind kind,
                        const result_t *res);
 
+/* main.c: the language of a model (LANG, or its suffix) and reading it;
+ * NULL after an error message. */
+const input_type *choose_language(const char *lang, const char *model);
+net_t *read_model(const input_type *it, const char *path);
+
+/* properties.c: `mck properties`; verdictscmd.c: `mck verdicts`.  argv[0]
+ * is the command's name; the exit status is returned. */
+int properties_main(int argc, char **argv, volatile int *interrupted);
+int verdicts_main(int argc, char **argv);
+
 #endif

@@ -112,6 +112,8 @@ static void print_help(FILE *out)
         "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
         "       mck info [-t LANG] [-v] MODEL\n"
         "       mck mcc [-v] [--xml FILE] [EXAMINATION [DIR]]   (Model Checking Contest mode)\n"
+        "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] MODEL\n"
+        "       mck verdicts compare A.xml B.xml\n"
         "       mck list\n"
         "       mck --help | --version\n"
         "\n"
@@ -168,7 +170,7 @@ static int cmd_list(void)
 /* ------------------------------------------------------------------ */
 /* reading the model */
 
-static const input_type *choose_language(const char *lang, const char *model)
+const input_type *choose_language(const char *lang, const char *model)
 {
     if (lang) {
         const input_type *it = language_by_name(lang);
@@ -182,7 +184,7 @@ static const input_type *choose_language(const char *lang, const char *model)
     return it;
 }
 
-static net_t *read_model(const input_type *it, const char *path)
+net_t *read_model(const input_type *it, const char *path)
 {
     net_t *net = it->readfunc(path);
     if (net)
@@ -516,6 +518,10 @@ int main(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1, NULL);
     if (!strcmp(cmd, "mcc"))
         return mcc_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "properties"))
+        return properties_main(argc - 1, argv + 1, &interrupted);
+    if (!strcmp(cmd, "verdicts"))
+        return verdicts_main(argc - 1, argv + 1);
     if (strchr(cmd, ':'))
         return cmd_check(argc - 1, argv + 1, cmd);
     return usage_error("unknown command '%s'", cmd);
