@@ -28,6 +28,8 @@ static const input_type input_types[] = {
      "PNML place/transition nets (ISO/IEC 15909-2, as used by the MCC)"},
     {"pep", ".ll_net .ll", pep_read, netlang_formula, netlang_output,
      "PEP low-level nets (docs: pep-format.md)"},
+    {"senil", ".senil", senil_read, netlang_formula, netlang_output,
+     "SENIL, the Kit's language for 1-safe nets typed by hand (kit-overview.md §5)"},
 };
 #define N_INPUT_TYPES (sizeof input_types / sizeof input_types[0])
 

@@ -16,6 +16,9 @@ net_t *pnml_read(const char *path);
 /* PEP low-level nets (input/pep.c) */
 net_t *pep_read(const char *path);
 
+/* SENIL, the Kit's language for 1-safe nets (input/senil.c) */
+net_t *senil_read(const char *path);
+
 /* Shared by the plain net languages (input/netlang.c): atomic propositions
  * are place names (by name, then by id), fireable() takes transition names
  * (by name, then by id); runs are printed as transition names. */
