@@ -56,6 +56,13 @@ $(LIBOBJ) main.o: | $(YGEN:.c=.h)
 tests/unit/%: tests/unit/%.c libmck.a tests/unit/unit.h
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< libmck.a $(ALL_LIBS)
 
+# The guide's C fragments, in order, are one source file that
+# tests/unit/test_guide.c compiles in: the guide cannot drift from the code.
+tests/tmp/guide_lang.c: docs/adding-a-language.md
+	mkdir -p tests/tmp
+	awk '/^```c$$/ { on = 1; next } /^```/ { on = 0 } on' $< >$@
+tests/unit/test_guide: tests/tmp/guide_lang.c
+
 check: mck $(TESTBIN)
 	@MCK=$(CURDIR)/mck sh tests/run.sh $(TESTBIN) tests/e2e/*.sh
 
