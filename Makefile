@@ -13,9 +13,15 @@ DESTDIR ?=
 # CFLAGS: autoconf's own test programs are not warning-free).
 WERROR ?=
 WARN = -Wall -Wextra $(WERROR)
+# Plugins (plugin/plugin.h) are searched here by default.
+PLUGINDIR = $(PREFIX)/lib/mck/plugins
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -I. -Iformula \
-             $(XML_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"'
-ALL_LIBS = $(XML_LIBS) $(GLPK_LIBS) $(LIBS) -lm
+             $(XML_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"' \
+             -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
+ALL_LIBS = $(XML_LIBS) $(GLPK_LIBS) $(LIBS) -ldl -lm
+# Headers a plugin is written against (installed under include/mck/).
+PUBLIC_HEADERS = netconv.h tree.h result.h formats.h formula/formula.h input/input.h \
+                 plugin/plugin.h
 
 YSRC := $(wildcard formula/*.y input/*.y input/*/*.y)
 LSRC := $(wildcard formula/*.l input/*.l input/*/*.l)
@@ -30,8 +36,11 @@ TESTBIN := $(TESTSRC:.c=)
 
 all: mck
 
+# Plugins call mck's own functions: the whole library goes into the
+# executable, and its symbols are exported to what dlopen loads.
 mck: main.o libmck.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ main.o libmck.a $(ALL_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -rdynamic -o $@ main.o \
+	    -Wl,--whole-archive libmck.a -Wl,--no-whole-archive $(ALL_LIBS)
 
 libmck.a: $(LIBOBJ)
 	rm -f $@
@@ -71,9 +80,14 @@ install: mck
 	install -m 755 mck $(DESTDIR)$(PREFIX)/bin/mck
 	if [ -f docs/mck.1 ]; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
 	  install -m 644 docs/mck.1 $(DESTDIR)$(PREFIX)/share/man/man1/mck.1; fi
+	for h in $(PUBLIC_HEADERS); do \
+	  install -d $(DESTDIR)$(PREFIX)/include/mck/$$(dirname $$h) && \
+	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/mck/$$h || exit 1; done
+	install -d $(DESTDIR)$(PLUGINDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/mck $(DESTDIR)$(PREFIX)/share/man/man1/mck.1
+	rm -rf $(DESTDIR)$(PREFIX)/include/mck
 
 clean:
 	rm -f mck libmck.a main.o main.d $(LIBOBJ) $(LIBOBJ:.o=.d) $(YGEN) $(YGEN:.c=.h) \

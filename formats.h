@@ -40,6 +40,7 @@ typedef struct checker_type {
     void (*run)(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                 const check_options *opt, result_t *res);
     const char *description;
+    const char *nets;       /* the nets it accepts: "any P/T net", "1-safe nets" */
 } checker_type;
 
 #endif

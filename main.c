@@ -17,6 +17,7 @@
 #include "tree.h"
 #include "cli.h"
 #include "mcc/mcc.h"
+#include "plugin/loader.h"
 
 #define EXIT_YES 0
 #define EXIT_NO 1
@@ -37,7 +38,8 @@ static const checker_type checkers[] = {
     {"explicit", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL) |
      KINDS_BIT(KIND_LTL), explicit_accepts, explicit_run,
      "explicit-state search: shortest witnesses (dl, reach); CTL on the reachability graph; "
-     "LTL by automata"},
+     "LTL by automata",
+     "any place/transition net (weights, read arcs, unbounded: limits end in UNKNOWN)"},
 };
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 
@@ -60,7 +62,7 @@ static void on_signal(int sig)
 /* ------------------------------------------------------------------ */
 /* table lookups */
 
-static const input_type *language_by_name(const char *name)
+static const input_type *builtin_language(const char *name)
 {
     for (size_t i = 0; i < N_INPUT_TYPES; i++)
         if (strcmp(input_types[i].name, name) == 0)
@@ -68,17 +70,35 @@ static const input_type *language_by_name(const char *name)
     return NULL;
 }
 
+static int builtin_name_taken(const char *name)
+{
+    return builtin_language(name) != NULL;
+}
+
+/* Built-in rows first, then the plugins' (plugin/loader.h). */
+static const input_type *language_at(size_t i)
+{
+    return i < N_INPUT_TYPES ? &input_types[i] : plugin_language(i - N_INPUT_TYPES, NULL);
+}
+
+static const input_type *language_by_name(const char *name)
+{
+    const input_type *l = builtin_language(name);
+    return l ? l : plugin_language_by_name(name);
+}
+
 /* The row whose suffix ends path, the longest match winning. */
 static const input_type *language_by_suffix(const char *path)
 {
     const input_type *best = NULL;
     size_t best_len = 0, plen = strlen(path);
-    for (size_t i = 0; i < N_INPUT_TYPES; i++) {
-        const char *s = input_types[i].suffixes;
+    const input_type *l;
+    for (size_t i = 0; (l = language_at(i)) != NULL; i++) {
+        const char *s = l->suffixes;
         while (*s) {
             size_t n = strcspn(s, " ");
             if (n <= plen && n > best_len && strncmp(path + plen - n, s, n) == 0) {
-                best = &input_types[i];
+                best = l;
                 best_len = n;
             }
             s += n;
@@ -117,6 +137,7 @@ static void print_help(FILE *out)
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"
         "       mck list\n"
+        "       mck --plugin PATH.so COMMAND ...   (load a language plugin first; repeatable)\n"
         "       mck --help | --version\n"
         "\n"
         "Checks a property of a model: deadlock (dl), reachability (reach), CTL or LTL.\n"
@@ -160,11 +181,16 @@ static int cmd_list(void)
     for (size_t i = 0; i < N_INPUT_TYPES; i++)
         printf("  %-10s %-16s %s\n", input_types[i].name, input_types[i].suffixes,
                input_types[i].description);
+    for (size_t i = 0; i < plugin_languages(); i++) {
+        const char *from;
+        const input_type *l = plugin_language(i, &from);
+        printf("  %-10s %-16s %s (plugin %s)\n", l->name, l->suffixes, l->description, from);
+    }
     printf("checkers:\n");
     for (size_t i = 0; i < N_CHECKERS; i++) {
         printf("  %-10s kinds ", checkers[i].name);
         print_kinds(stdout, checkers[i].kinds);
-        printf("  %s\n", checkers[i].description);
+        printf("  %s\n  %-10s nets: %s\n", checkers[i].description, "", checkers[i].nets);
     }
     return 0;
 }
@@ -503,7 +529,26 @@ int main(int argc, char **argv)
         print_help(stderr);
         return EXIT_ERROR;
     }
+    /* --plugin PATH (repeatable) comes before the command; a plugin that
+     * cannot be loaded is an error.  The plugin folders are searched for
+     * every command but mcc (the contest gets exactly the built-in mck);
+     * a broken plugin there is reported and skipped. */
+    plugin_set_name_check(builtin_name_taken);
+    while (argc > 2 && !strcmp(argv[1], "--plugin")) {
+        if (plugin_load(argv[2]) < 0)
+            return EXIT_ERROR;
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc == 2 && !strcmp(argv[1], "--plugin"))
+        return usage_error("%s", "--plugin needs a shared object (PATH.so) and a command");
+    if (argc < 2) {
+        print_help(stderr);
+        return EXIT_ERROR;
+    }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "mcc"))
+        (void)plugin_load_defaults(MCK_PLUGIN_DIR);
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         print_help(stdout);
         return 0;

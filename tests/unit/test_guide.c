@@ -6,14 +6,14 @@
 #include "checkers/checkers.h"
 #include "unit.h"
 
-/* The ```sync block of the guide, written to path. */
+/* The ```toy block of the guide, written to path. */
 static int extract_model(const char *guide, const char *path)
 {
     FILE *in = fopen(guide, "r"), *out = fopen(path, "w");
     char line[1024];
     int on = 0, lines = 0;
     while (in && out && fgets(line, sizeof line, in)) {
-        if (!strncmp(line, "```sync", 7)) {
+        if (!strncmp(line, "```toy", 6)) {
             on = 1;
             continue;
         }
@@ -45,7 +45,7 @@ static result_t check(net_t *net, const char *formula_path, tree_t **f)
     prop_kind kind = KIND_AUTO;
     result_t res;
     result_init(&res);
-    *f = sync_formula(formula_path, net, &kind);
+    *f = toy_formula(formula_path, net, &kind);
     if (!*f)
         return res;
     check_options opt = {0};
@@ -59,15 +59,15 @@ int main(void)
     const char *top = getenv("TOP") ? getenv("TOP") : ".";
     char guide[1024], model[1024], form[1024], out[1024];
     snprintf(guide, sizeof guide, "%s/docs/adding-a-language.md", top);
-    snprintf(model, sizeof model, "%s/tests/tmp/guide.sync", top);
+    snprintf(model, sizeof model, "%s/tests/tmp/guide.toy", top);
     snprintf(form, sizeof form, "%s/tests/tmp/guide.form", top);
     snprintf(out, sizeof out, "%s/tests/tmp/guide.out", top);
     CHECK(extract_model(guide, model) > 5, "the guide's example model");
-    CHECK(!strcmp(sync_rows[0].name, "sync") && sync_rows[0].readfunc == sync_read,
+    CHECK(!strcmp(toy_rows[0].name, "toy") && toy_rows[0].readfunc == toy_read,
           "the guide's table row");
-    net_t *net = sync_read(model);
+    net_t *net = toy_read(model);
     CHECK(net && net->nplaces == 6 && net->ntransitions == 4,
-          "sync_read: 6 places (machine states), 4 transitions (actions)");
+          "toy_read: 6 places (machine states), 4 transitions (actions)");
     if (!net)
         UNIT_DONE();
 
@@ -82,7 +82,7 @@ int main(void)
     res = check(net, form, &f);
     FILE *o = fopen(out, "w");
     if (o) {
-        sync_output(o, net, &res);
+        toy_output(o, net, &res);
         fclose(o);
     }
     char text[1024] = "";
@@ -95,17 +95,17 @@ int main(void)
               !strcmp(text, "*** initial state: w1=idle, w2=idle, tool=free ***\n"
                             "take2\n"
                             "*** final state: w1=idle, w2=busy, tool=used ***\n"),
-          "sync_output prints the witness in machine states and actions:\n%s", text);
+          "toy_output prints the witness in machine states and actions:\n%s", text);
     tree_free(f);
     result_clear(&res);
 
     write_text(form, "\"w1\"\n");
     prop_kind kind = KIND_AUTO;
-    f = sync_formula(form, net, &kind);
+    f = toy_formula(form, net, &kind);
     CHECK(!f, "a machine without its state is refused (the resolver's hint)");
     nc_free_net(net);
 
     write_text(model, "machine a x\na: x -go-> y\na: y -go-> x\n");
-    CHECK(!sync_read(model), "a second step for one action is refused");
+    CHECK(!toy_read(model), "a second step for one action is refused");
     UNIT_DONE();
 }
