@@ -2,7 +2,10 @@
  * exactly the values printed on stdout, and every run in it must replay
  * on the net as read (replay.h, not the checker's firing rule) to a
  * marking that shows the value: the formula's state property holding
- * (E F true) or failing (A G false), a deadlock, a count above one. */
+ * (E F true) or failing (A G false), a deadlock, a count above one; an
+ * LTL counterexample must be a lasso (or end in a deadlock, which
+ * stutters) on which the formula, evaluated here from its definition,
+ * fails. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -25,7 +28,9 @@ static const char *const instances[] = {
 };
 static const char *const exams[] = {
     "ReachabilityCardinality", "ReachabilityFireability", "ReachabilityDeadlock", "OneSafe",
+    "LTLCardinality", "LTLFireability",
 };
+#define FIRST_LTL 4
 #define NEXAMS (sizeof exams / sizeof exams[0])
 
 static size_t runs_checked[NEXAMS];
@@ -138,6 +143,105 @@ static int shows(net_t *net, const mcc_property_set *set, size_t exam, const ver
            holds == 0;
 }
 
+/* ---- LTL on a lasso of markings ---- */
+
+#define MAX_LASSO 4096
+
+typedef struct lasso {
+    nc_count *m;        /* position i's marking at m + i * np */
+    size_t np, n, loop; /* positions 0..n-1; after n-1 comes loop */
+} lasso;
+
+static void ltl_holds(net_t *net, const lasso *l, const tree_t *f, char *v)
+{
+    if (tree_is_state_formula(f)) {
+        for (size_t i = 0; i < l->n; i++) {
+            const nc_count *m = l->m + i * l->np;
+            eval_ctx e = {net, m};
+            tree_eval_ctx ctx = {m, eval_enabled, eval_dead, &e};
+            v[i] = (char)(tree_eval_state(f, &ctx) == 1);
+        }
+        return;
+    }
+    char *a = malloc(l->n), *b = malloc(l->n);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        memset(v, 2, l->n);   /* neither true nor false: the check fails */
+        return;
+    }
+    ltl_holds(net, l, f->l, a);
+    if (f->r)
+        ltl_holds(net, l, f->r, b);
+    int least = f->op == T_U || f->op == T_F;
+    memset(v, !least, l->n);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = l->n; i-- > 0;) {
+            size_t nx = i + 1 < l->n ? i + 1 : l->loop;
+            int x;
+            switch (f->op) {
+            case T_NOT: x = !a[i]; break;
+            case T_AND: x = a[i] && b[i]; break;
+            case T_OR: x = a[i] || b[i]; break;
+            case T_IMPLIES: x = !a[i] || b[i]; break;
+            case T_IFF: x = !a[i] == !b[i]; break;
+            case T_X: x = a[nx]; break;
+            case T_F: x = a[i] || v[nx]; break;
+            case T_G: x = a[i] && v[nx]; break;
+            case T_U: x = b[i] || (a[i] && v[nx]); break;
+            case T_R: x = b[i] && (a[i] || v[nx]); break;
+            default: x = 2; break;
+            }
+            if (x != v[i]) {
+                v[i] = (char)x;
+                changed = x != 2;
+            }
+        }
+    }
+    free(a);
+    free(b);
+}
+
+/* v's run as a lasso; the LTL body of its property must fail on it. */
+static int ltl_shows(net_t *net, const mcc_property_set *set, const verdict_t *v)
+{
+    const mcc_property *p = property(set, v->reference);
+    if (!p || !p->formula || v->kind != VD_FALSE || v->role != RUN_COUNTEREXAMPLE ||
+        v->nsteps + 1 > MAX_LASSO || v->loop_start > v->nsteps)
+        return 0;
+    lasso l = {calloc((v->nsteps + 1) * (net->nplaces + 1), sizeof(nc_count)), net->nplaces, 0, 0};
+    if (!l.m)
+        return 0;
+    replay_initial(net, l.m);
+    int ok = 1;
+    for (size_t i = 0; ok && i < v->nsteps; i++) {
+        nc_count *cur = l.m + i * l.np, *next = cur + l.np;
+        int64_t t = nc_find_transition(net, v->steps[i].transition);
+        memcpy(next, cur, l.np * sizeof *cur);
+        ok = t >= 0 && replay_enabled(net, next, (uint32_t)t);
+        if (ok)
+            replay_fire(net, next, (uint32_t)t);
+    }
+    const nc_count *end = l.m + v->nsteps * l.np;
+    if (ok && v->loop_start == v->nsteps) {   /* the deadlock stutters */
+        ok = replay_dead(net, end);
+        l.n = v->nsteps + 1;
+        l.loop = v->nsteps;
+    } else if (ok) {   /* the end is the loop's first marking again */
+        ok = !memcmp(end, l.m + v->loop_start * l.np, l.np * sizeof *end);
+        l.n = v->nsteps;
+        l.loop = v->loop_start;
+    }
+    char *val = ok ? malloc(l.n) : NULL;
+    if (val)
+        ltl_holds(net, &l, p->formula, val);
+    ok = val && val[0] == 0;
+    free(val);
+    free(l.m);
+    return ok;
+}
+
 static void one(const char *instance, size_t exam)
 {
     char dir[1024], xml[1024], path[1200];
@@ -158,7 +262,7 @@ static void one(const char *instance, size_t exam)
     }
     CHECK(same_values(out, vs, what), "%s: the file holds exactly the printed values", what);
     mcc_property_set *set = NULL;
-    if (exam < 2) {
+    if (exam < 2 || exam >= FIRST_LTL) {
         snprintf(path, sizeof path, "%s/%s.xml", dir, exams[exam]);
         set = mccxml_read(path, net, exams[exam]);
     }
@@ -169,7 +273,8 @@ static void one(const char *instance, size_t exam)
         if (!v->has_trace)
             continue;
         traces++;
-        if (replay_trace(net, v, m) == 0 && shows(net, set, exam, v, m))
+        if (exam >= FIRST_LTL ? ltl_shows(net, set, v)
+                              : replay_trace(net, v, m) == 0 && shows(net, set, exam, v, m))
             good++;
         else
             printf("# %s: the run of %s does not show its value\n", what, v->reference);
