@@ -206,6 +206,14 @@ ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size
 
 /* ---- evaluation ---- */
 
+/* Once the graph is built the markings' store is gone, so the evaluation
+ * may use what it had: the model's two thirds of the budget plus the
+ * store's third. */
+static int fits(const ctl_model *m, size_t bytes)
+{
+    return m->bytes + bytes <= m->budget + m->budget / 2;
+}
+
 int ctl_tick(ctl_model *m)
 {
     if (++m->ticks % CLOCK_EVERY)
@@ -220,7 +228,7 @@ int ctl_tick(ctl_model *m)
 uint64_t *ctl_bits_new(ctl_model *m, int fill)
 {
     size_t bytes = (m->nw ? m->nw : 1) * 8;
-    if (m->bytes + bytes > m->budget + m->budget / 2) {
+    if (!fits(m, bytes)) {
         m->gave_up = "memory budget exhausted";
         return NULL;
     }
@@ -259,7 +267,7 @@ static int need_preds(ctl_model *m)
         return 0;
     uint64_t ne = m->g->targets.n;
     size_t bytes = (size_t)(m->n + 1) * 8 + (size_t)ne * 4;
-    if (m->bytes + bytes > m->budget + m->budget / 2 || ne > SIZE_MAX / 8) {
+    if (!fits(m, bytes) || ne > SIZE_MAX / 8) {
         m->gave_up = "memory budget exhausted (predecessor lists)";
         return -1;
     }
@@ -304,7 +312,7 @@ static int work_new(ctl_model *m, work *w, int counters)
 {
     size_t bytes = (size_t)(m->n ? m->n : 1) * 4 * (counters ? 2 : 1);
     memset(w, 0, sizeof *w);
-    if (m->bytes + bytes > m->budget + m->budget / 2)
+    if (!fits(m, bytes))
         goto full;
     w->q = malloc((size_t)(m->n ? m->n : 1) * 4);
     if (counters)
