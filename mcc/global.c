@@ -18,14 +18,19 @@
  * unfinished search, decided nothing on the sample: not worth the time.) */
 #include "checkers/explore.h"
 #include "checkers/graph.h"
+#include "checkers/walk.h"
 #include "mcc/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Share of the time left given to the state equation before the search. */
+/* Share of the time left given to the state equation before the search,
+ * then to random walks (which find deep deadlocks, unsafe markings and
+ * rare transitions a breadth-first search may not reach in time). */
 #define LP_BEFORE_SHARE 0.3
+#define WALK_SHARE 0.1
+#define WALK_DEPTH 100000
 
 typedef enum { G_DEADLOCK, G_ONESAFE, G_QUASI, G_STABLE, G_LIVE } question;
 
@@ -207,6 +212,61 @@ static int lp_before(const mcc_run *r, question q)
     return 0;
 }
 
+/* ---- random walks ---- */
+
+/* What a walk's step shows: 1 when it decides the question (the walk
+ * stops), as the search's callbacks would; the fired transitions and
+ * changed places it meets stay known for the search. */
+static int walk_step(void *ctx, const nc_count *m, uint32_t t, int dead)
+{
+    watch *w = ctx;
+    const cnet_t *cn = w->r->cn;
+    if (t != WALK_START && !w->fired[t]) {
+        w->fired[t] = 1;
+        w->nfired++;
+        if (w->q == G_STABLE)
+            note_changes(w, t);
+    }
+    switch (w->q) {
+    case G_DEADLOCK: return dead;
+    case G_LIVE: return dead && cn->ntransitions > 0;
+    case G_QUASI: return w->nfired == cn->ntransitions;
+    case G_STABLE: return w->nchanged == cn->nplaces;
+    case G_ONESAFE:
+        for (uint32_t p = 0; p < cn->nplaces; p++)
+            if (m[p] > 1)
+                return 1;
+        return 0;
+    }
+    return 0;
+}
+
+/* 1 when a walk decided the question (and its answer is printed). */
+static int walk_before(const mcc_run *r, watch *w)
+{
+    static const int found_value[] = {[G_DEADLOCK] = 1, [G_ONESAFE] = 0, [G_QUASI] = 1,
+                                      [G_STABLE] = 0, [G_LIVE] = 0};
+    walk_result res;
+    double until = mcc_now() + WALK_SHARE * mcc_time_left(r);
+    int found = walk_run(r->cn, until, r->interrupted, 1, WALK_DEPTH, walk_step, w, &res);
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: %s: %llu random walks, %llu steps%s\n", names[w->q],
+                (unsigned long long)res.walks, (unsigned long long)res.steps,
+                found > 0 ? ", decided" : "");
+    if (found <= 0) {
+        free(res.run);
+        return 0;
+    }
+    /* the run into the deadlock or unsafe marking shows the value */
+    int shows = w->q == G_DEADLOCK || w->q == G_LIVE || w->q == G_ONESAFE;
+    mcc_evidence ev = {w->q == G_DEADLOCK ? RUN_WITNESS : RUN_COUNTEREXAMPLE, res.run,
+                       res.run_len, w->q == G_ONESAFE ? RESULT_NO_LOOP : res.run_len};
+    int printed = mcc_answer_bool_shown(names[w->q], found_value[w->q], TECH_EXPLICIT,
+                                        shows ? &ev : NULL);
+    free(res.run);
+    return printed;
+}
+
 static int explore_for(const mcc_run *r, watch *w)
 {
     /* Liveness splits the budget between the markings and the graph, which
@@ -266,7 +326,7 @@ int mcc_global(mcc_run *r)
     if (!w.fired || !w.changed)
         fprintf(stderr, "mck mcc: out of memory\n");
     else
-        done = explore_for(r, &w);
+        done = walk_before(r, &w) || explore_for(r, &w);
     graph_free(w.g);
     free(w.fired);
     free(w.changed);

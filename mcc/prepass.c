@@ -10,6 +10,7 @@ const mcc_decider_row mcc_deciders[] = {
     {"initial marking", mcc_decide_initial},
     {"structure", mcc_decide_topological},
     {"state equation", mcc_decide_state_equation},
+    {"random walk", mcc_decide_random_walk},
     {NULL, NULL},
 };
 

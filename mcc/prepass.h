@@ -2,9 +2,9 @@
  * ReachabilityCardinality, ReachabilityFireability): a list of deciders
  * that run, in order, before the exploration, each on the properties still
  * open.  Cheap and sound arguments go here — the initial marking, the
- * structure, and any over-approximation (the state equation): they settle
- * what they can, and the one exploration that follows only has to carry
- * the rest.
+ * structure, any over-approximation (the state equation), and random
+ * walks (what they meet is reachable): they settle what they can, and the
+ * one exploration that follows only has to carry the rest.
  *
  * Adding a decider is one function and one row of mcc_deciders[] in
  * prepass.c.  A decider must be sound — it settles a property only with
@@ -64,6 +64,9 @@ extern const mcc_decider_row mcc_deciders[];
 void mcc_decide_initial(const mcc_run *r, mcc_query *const *open, size_t n, double deadline);
 void mcc_decide_topological(const mcc_run *r, mcc_query *const *open, size_t n,
                             double deadline);
+
+/* walkdecide.c */
+void mcc_decide_random_walk(const mcc_run *r, mcc_query *const *open, size_t n, double deadline);
 
 /* lpdecide.c */
 void mcc_decide_state_equation(const mcc_run *r, mcc_query *const *open, size_t n,
