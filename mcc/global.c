@@ -30,6 +30,7 @@
  * rare transitions a breadth-first search may not reach in time). */
 #define LP_BEFORE_SHARE 0.3
 #define WALK_SHARE 0.1
+#define WALK_MAX_SECONDS 5.0   /* a small net's search should not wait long */
 #define WALK_DEPTH 100000
 
 typedef enum { G_DEADLOCK, G_ONESAFE, G_QUASI, G_STABLE, G_LIVE } question;
@@ -247,7 +248,8 @@ static int walk_before(const mcc_run *r, watch *w)
     static const int found_value[] = {[G_DEADLOCK] = 1, [G_ONESAFE] = 0, [G_QUASI] = 1,
                                       [G_STABLE] = 0, [G_LIVE] = 0};
     walk_result res;
-    double until = mcc_now() + WALK_SHARE * mcc_time_left(r);
+    double share = WALK_SHARE * mcc_time_left(r);
+    double until = mcc_now() + (share < WALK_MAX_SECONDS ? share : WALK_MAX_SECONDS);
     int found = walk_run(r->cn, until, r->interrupted, 1, WALK_DEPTH, walk_step, w, &res);
     if (r->verbose)
         fprintf(stderr, "mck mcc: %s: %llu random walks, %llu steps%s\n", names[w->q],

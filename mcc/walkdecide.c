@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #define WALK_DEPTH 100000
+#define WALK_MAX_SECONDS 3.0
 
 /* Worth walking for: an open reachability query, or a bound whose upper
  * end is proven (a walk reaching it settles the value); a bound without
@@ -67,6 +68,11 @@ void mcc_decide_random_walk(const mcc_run *r, mcc_query *const *open, size_t n, 
         worthwhile += worth(open[i]);
     if (!worthwhile)
         return;
+    /* a small net's search should not wait long for walks that find
+     * nothing */
+    double cap = mcc_now() + WALK_MAX_SECONDS;
+    if (deadline > cap)
+        deadline = cap;
     walker w = {r, open, n, NULL, 0};
     for (uint64_t seed = 1; mcc_now() < deadline; seed++) {
         walk_result res;
