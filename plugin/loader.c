@@ -94,6 +94,7 @@ int plugin_load(const char *path)
         dlclose(h);
         return -1;
     }
+    /* the languages it registers name it as theirs (mck list) */
     char *copy = strdup(path);
     loading = copy ? copy : path;
     size_t before = nregistered;
@@ -101,9 +102,12 @@ int plugin_load(const char *path)
     loading = NULL;
     if (rc != 0) {
         nregistered = before;
+        free(copy);
         nc_error(path, 0, "plugin initialisation failed (status %d)", rc);
         return -1;
     }
+    if (nregistered == before)
+        free(copy);   /* nothing refers to it */
     return 0;
 }
 
