@@ -283,11 +283,11 @@ static tree_t *fold_temporal_binary(tree_t *t)
         take_children(t, NULL, &keep);
         return keep;
     }
-    if (t->op == T_U)
-        return tree_unary(T_F, (take_children(t, NULL, &keep), keep));
-    if (t->op == T_R)
-        return tree_unary(T_G, (take_children(t, NULL, &keep), keep));
-    return tree_unary(t->op == T_EU ? T_EF : T_AF, (take_children(t, NULL, &keep), keep));
+    /* the operator is read before take_children frees t: the order in
+     * which a call's arguments are evaluated is unspecified */
+    tree_op op = t->op == T_U ? T_F : t->op == T_R ? T_G : t->op == T_EU ? T_EF : T_AF;
+    take_children(t, NULL, &keep);
+    return tree_unary(op, keep);
 }
 
 static tree_t *fold_boolean(tree_t *t)

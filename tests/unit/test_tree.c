@@ -308,6 +308,18 @@ static void test_fold(void)
     t = tree_fold(tree_binary(T_EU, tree_copy(a), tree_const(0)));
     CHECK(t->op == T_FALSE, "E[a U false] == false");
     tree_free(t);
+    /* the CTL untils keep their quantifier (a wrong MCC answer came from
+     * E[true U a] folded to AF a, the operator read after the node was
+     * freed) */
+    t = tree_fold(tree_binary(T_EU, tree_const(1), tree_copy(a)));
+    CHECK(t->op == T_EF && tree_equal(t->l, a), "E[true U a] == EF a");
+    tree_free(t);
+    t = tree_fold(tree_binary(T_AU, tree_const(1), tree_copy(a)));
+    CHECK(t->op == T_AF && tree_equal(t->l, a), "A[true U a] == AF a");
+    tree_free(t);
+    t = tree_fold(tree_binary(T_AU, tree_const(0), tree_copy(a)));
+    CHECK(tree_equal(t, a), "A[false U a] == a");
+    tree_free(t);
     t = tree_fold(tree_unary(T_AG, tree_unary(T_X, tree_const(1))));
     CHECK(t->op == T_TRUE, "AG X true == true");
     tree_free(t);
