@@ -8,17 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* How many inner steps pass between two looks at the clock. */
 #define CLOCK_EVERY ((uint64_t)1 << 20)
-
-double ctl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- atoms ---- */
 
@@ -164,7 +156,7 @@ ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size
         return NULL;
     }
     m->cn = cn;
-    m->deadline = opt->timeout > 0 ? ctl_now() + opt->timeout : 0;
+    m->deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
     m->interrupted = opt->interrupted;
     /* a third for the markings, the rest for the graph, the atoms and the
      * evaluation's arrays (which take more than the markings) */
@@ -218,7 +210,7 @@ int ctl_tick(ctl_model *m)
 {
     if (++m->ticks % CLOCK_EVERY)
         return 0;
-    if ((m->interrupted && *m->interrupted) || (m->deadline > 0 && ctl_now() > m->deadline)) {
+    if ((m->interrupted && *m->interrupted) || (m->deadline > 0 && mono_now() > m->deadline)) {
         m->gave_up = m->interrupted && *m->interrupted ? "interrupted" : "time limit reached";
         return -1;
     }
@@ -252,7 +244,7 @@ void ctl_bits_free(ctl_model *m, uint64_t *b)
     free(b);
 }
 
-static void complement(const ctl_model *m, uint64_t *b)
+void ctl_bits_complement(const ctl_model *m, uint64_t *b)
 {
     for (size_t i = 0; i < m->nw; i++)
         b[i] = ~b[i];
@@ -502,16 +494,16 @@ uint64_t *ctl_eval(ctl_model *m, const tree_t *f)
     uint64_t *out = l;
     int rc = 0;
     switch (f->op) {
-    case T_NOT: complement(m, l); break;
+    case T_NOT: ctl_bits_complement(m, l); break;
     case T_AND: for (size_t i = 0; i < m->nw; i++) l[i] &= r[i]; break;
     case T_OR: for (size_t i = 0; i < m->nw; i++) l[i] |= r[i]; break;
     case T_IMPLIES:
-        complement(m, l);
+        ctl_bits_complement(m, l);
         for (size_t i = 0; i < m->nw; i++) l[i] |= r[i];
         break;
     case T_IFF:
         for (size_t i = 0; i < m->nw; i++) l[i] ^= r[i];
-        complement(m, l);
+        ctl_bits_complement(m, l);
         break;
     case T_EX: out = next(m, l, 0); ctl_bits_free(m, l); break;
     case T_AX: out = next(m, l, 1); ctl_bits_free(m, l); break;
@@ -519,9 +511,9 @@ uint64_t *ctl_eval(ctl_model *m, const tree_t *f)
     case T_AF: rc = au(m, NULL, l); break;
     case T_EG: rc = eg(m, l); break;
     case T_AG:   /* ¬ E F ¬φ */
-        complement(m, l);
+        ctl_bits_complement(m, l);
         rc = eu(m, NULL, l);
-        complement(m, l);
+        ctl_bits_complement(m, l);
         break;
     case T_EU: rc = eu(m, l, r); out = r; r = l; break;
     case T_AU: rc = au(m, l, r); out = r; r = l; break;

@@ -3,6 +3,7 @@
 #ifndef MCK_CTLINT_H
 #define MCK_CTLINT_H
 
+#include "checkers/clock.h"
 #include "checkers/ctl.h"
 #include "checkers/graph.h"
 
@@ -37,13 +38,14 @@ static inline uint64_t ctl_succ_end(const ctl_model *m, uint64_t s)
     return *bv_u64(&m->g->offsets, s + 1);
 }
 
-double ctl_now(void);
 /* Counts a step; -1 (and gave_up set) once the deadline passed. */
 int ctl_tick(ctl_model *m);
 /* A bitset of all zeros (fill 0) or all states (fill 1); NULL (gave_up
  * set) when the budget or malloc says no. */
 uint64_t *ctl_bits_new(ctl_model *m, int fill);
 void ctl_bits_free(ctl_model *m, uint64_t *b);
+/* Every state not in b, and no bit beyond the last state. */
+void ctl_bits_complement(const ctl_model *m, uint64_t *b);
 /* The states where f holds; NULL with gave_up set. */
 uint64_t *ctl_eval(ctl_model *m, const tree_t *f);
 

@@ -28,6 +28,7 @@
  * numbers back to records.  Nothing is
  * allocated per state: stacks, value arrays and that map grow by doubling
  * under the memory budget. */
+#include "checkers/clock.h"
 #include "checkers/ctl.h"
 #include "checkers/stateeval.h"
 #include "checkers/store.h"
@@ -35,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { V_UNKNOWN, V_TRUE, V_FALSE, V_STACK, V_DONE };
 #define CLOCK_EVERY 4096u
@@ -77,13 +77,6 @@ typedef struct local {
     size_t nnodes, cnodes;
 } local;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int tick(local *L)
 {
     if (++L->ticks % CLOCK_EVERY)
@@ -92,7 +85,7 @@ static int tick(local *L)
         L->gave_up = "interrupted";
         return -1;
     }
-    if (L->deadline > 0 && now() > L->deadline) {
+    if (L->deadline > 0 && mono_now() > L->deadline) {
         L->gave_up = "time limit reached";
         return -1;
     }
@@ -447,7 +440,7 @@ int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
     local L;
     memset(&L, 0, sizeof L);
     L.cn = cn;
-    L.deadline = opt->timeout > 0 ? now() + opt->timeout : 0;
+    L.deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
     L.interrupted = opt->interrupted;
     size_t total = store_budget(opt->mem_bytes);
     L.budget = total / 2;

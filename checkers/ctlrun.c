@@ -146,14 +146,6 @@ static int step_to(ctl_model *m, const uint64_t *goal, uint32_t **run, size_t *l
     return 1;
 }
 
-static void complement(const ctl_model *m, uint64_t *b)
-{
-    for (size_t i = 0; i < m->nw; i++)
-        b[i] = ~b[i];
-    if (m->n & 63)
-        b[m->nw - 1] &= ((uint64_t)1 << (m->n & 63)) - 1;
-}
-
 int ctl_model_evidence(ctl_model *m, const tree_t *f, int value, result_t *res)
 {
     while (f && f->op == T_NOT) {
@@ -177,14 +169,14 @@ int ctl_model_evidence(ctl_model *m, const tree_t *f, int value, result_t *res)
         rc = step_to(m, phi, &run, &len);
         break;
     case T_AX:
-        complement(m, phi);
+        ctl_bits_complement(m, phi);
         rc = step_to(m, phi, &run, &len);
         break;
     case T_EF:
         rc = path_to(m, NULL, phi, &run, &len);
         break;
     case T_AG:
-        complement(m, phi);
+        ctl_bits_complement(m, phi);
         rc = path_to(m, NULL, phi, &run, &len);
         break;
     case T_EU:
@@ -196,15 +188,15 @@ int ctl_model_evidence(ctl_model *m, const tree_t *f, int value, result_t *res)
         if (!(whole = ctl_eval(m, f)))
             break;
         if (f->op == T_AF)   /* where A F φ fails, E G ¬φ holds */
-            complement(m, whole);
+            ctl_bits_complement(m, whole);
         rc = walk(m, whole, NULL, &run, &len, &loop);
         break;
     case T_AU:
         /* where A[φ U ψ] fails (and so ψ does), φ failing too ends it */
         if (!(whole = ctl_eval(m, f)))
             break;
-        complement(m, whole);
-        complement(m, phi);
+        ctl_bits_complement(m, whole);
+        ctl_bits_complement(m, phi);
         rc = walk(m, whole, phi, &run, &len, &loop);
         break;
     default:
@@ -223,7 +215,7 @@ out:
 
 void ctl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, result_t *res)
 {
-    double start = ctl_now();
+    double start = mono_now();
     int stopped;
     result_add_technique(res, "EXPLICIT");
     ctl_model *m = ctl_model_build(cn, &formula, 1, opt, NULL, NULL, &stopped, res);
@@ -244,7 +236,7 @@ void ctl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
          * of the state space (no run then) */
         check_options rest = *opt;
         if (opt->timeout > 0) {
-            rest.timeout = opt->timeout - (ctl_now() - start);
+            rest.timeout = opt->timeout - (mono_now() - start);
             if (rest.timeout <= 0)
                 rest.timeout = 0.001;
         }
@@ -257,5 +249,5 @@ void ctl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
             res->states = states;
         }
     }
-    res->seconds = ctl_now() - start;
+    res->seconds = mono_now() - start;
 }

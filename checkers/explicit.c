@@ -2,6 +2,7 @@
  * witness is the search-tree path to the first marking found, a shortest
  * run (kit-overview.md §3.3).  The search is explore.c's; this file only
  * decides which marking ends it.  CTL goes to ctl.h, on the whole graph. */
+#include "checkers/clock.h"
 #include "checkers/checkers.h"
 #include "checkers/ctl.h"
 #include "checkers/ltl.h"
@@ -10,7 +11,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 typedef struct goal {
     const cnet_t *cn;
@@ -50,13 +50,6 @@ static int dl_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
     return 1;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void answer(explore_t *ex, const goal *g, explore_status st, const check_options *opt,
                    result_t *res)
 {
@@ -93,7 +86,7 @@ void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         ltl_run(cn, formula, opt, LTL_STUTTER, res);
         return;
     }
-    double start = now();
+    double start = mono_now();
     goal g = {cn, formula, 0, 0, 0};
     explore_visitor v = {NULL, NULL, NULL, "explicit"};
     if (kind == KIND_DL)
@@ -112,7 +105,7 @@ void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         answer(ex, &g, explore_bfs(ex, &v, &g, res), opt, res);
         explore_free(ex);
     }
-    res->seconds = now() - start;
+    res->seconds = mono_now() - start;
 }
 
 /* Only state formulas can be evaluated on a marking; T_BOUND asks for a

@@ -11,12 +11,12 @@
  * they inserted, in exactly the order a one-state-at-a-time search would
  * use (stage C).  Keys depend only on the expanded state, never on the
  * store, so batching changes nothing but the speed. */
+#include "checkers/clock.h"
 #include "checkers/explore.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PROGRESS_SECONDS 2.0
 #define BATCH_MAX 512
@@ -71,13 +71,6 @@ struct explore {
     double start, next_progress;
     const char *name;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- life cycle ---- */
 
@@ -370,7 +363,7 @@ static const char *out_of_time(explore_t *ex)
     const check_options *opt = ex->opt;
     if (opt->interrupted && *opt->interrupted)
         return "interrupted";
-    double t = now();
+    double t = mono_now();
     if (opt->timeout > 0 && t - ex->start >= opt->timeout)
         return "time limit reached";
     if (opt->progress && t >= ex->next_progress) {
@@ -401,7 +394,7 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
 {
     search s = {ex, v, ctx, NULL};
     ex->name = v->name;
-    ex->start = now();
+    ex->start = mono_now();
     ex->next_progress = ex->start + PROGRESS_SECONDS;
     ex->next = store_first(ex->st);
     int stopped = add_initial(&s) < 0;

@@ -46,3 +46,14 @@ void gp_result_clear(gp_result *r)
         free(r->v[i].run);
     memset(r, 0, sizeof *r);
 }
+
+const char *gp_place_name(const net_t *n, uint32_t p)
+{
+    return n->places[p].name ? n->places[p].name : n->places[p].id ? n->places[p].id : "?";
+}
+
+const char *gp_transition_name(const net_t *n, uint32_t t)
+{
+    return n->transitions[t].name ? n->transitions[t].name
+           : n->transitions[t].id ? n->transitions[t].id : "?";
+}

@@ -52,6 +52,10 @@ void gp_result_clear(gp_result *r);
 void generic_structural(const cnet_t *cn, gp_result *out);
 void generic_behavioural(const cnet_t *cn, const check_options *opt, gp_result *out);
 
+/* How explanations name a place or transition: its name, else its id. */
+const char *gp_place_name(const net_t *n, uint32_t p);
+const char *gp_transition_name(const net_t *n, uint32_t t);
+
 /* Sets a value with a printf-style explanation. */
 void gp_set(gp_value *v, int value, const char *techniques, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

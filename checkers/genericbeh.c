@@ -4,6 +4,7 @@
  * reachability graph for reversibility and liveness (its components,
  * graphscc.c).  What the exploration leaves open, the state equation may
  * still show: no deadlock, no place above one token. */
+#include "checkers/clock.h"
 #include "checkers/explore.h"
 #include "checkers/generic.h"
 #include "checkers/graph.h"
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Of the time given, the exploration's share; the state equation gets
  * what it leaves. */
@@ -31,13 +31,6 @@ typedef struct watch {
     nc_count unsafe_count;
     graph_t *g;          /* NULL once it outgrew its budget */
 } watch;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void drop_graph(watch *w)
 {
@@ -94,17 +87,6 @@ static int on_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
     return 0;
 }
 
-static const char *pname(const net_t *n, uint32_t p)
-{
-    return n->places[p].name ? n->places[p].name : n->places[p].id ? n->places[p].id : "?";
-}
-
-static const char *tname(const net_t *n, uint32_t t)
-{
-    return n->transitions[t].name ? n->transitions[t].name
-           : n->transitions[t].id ? n->transitions[t].id : "?";
-}
-
 /* The search-tree run to ref as v's evidence. */
 static void give_run(explore_t *ex, store_ref ref, gp_value *v, run_role role, int deadlock)
 {
@@ -128,7 +110,7 @@ static void conclude(const cnet_t *cn, explore_t *ex, watch *w, int complete, ui
     const char *T = "EXPLICIT";
     if (w->unsafe) {
         gp_set(&v[GP_SAFE], 0, T, "a marking with %llu tokens in %s is reachable",
-               (unsigned long long)w->unsafe_count, pname(n, w->unsafe_place));
+               (unsigned long long)w->unsafe_count, gp_place_name(n, w->unsafe_place));
         give_run(ex, w->unsafe_ref, &v[GP_SAFE], RUN_COUNTEREXAMPLE, 0);
     } else if (complete) {
         gp_set(&v[GP_SAFE], 1, T, "no place holds two tokens in any of the %llu reachable markings",
@@ -156,7 +138,7 @@ static void conclude(const cnet_t *cn, explore_t *ex, watch *w, int complete, ui
         while (w->marked[p])
             p++;
         gp_set(&v[GP_DEAD_PLACES], 1, T, "%s is empty in all %llu reachable markings",
-               pname(n, p), (unsigned long long)states);
+               gp_place_name(n, p), (unsigned long long)states);
     }
     if (w->nfired == cn->ntransitions) {
         gp_set(&v[GP_DEAD_TRANSITIONS], 0, T, "every transition fires in some reachable marking");
@@ -165,8 +147,8 @@ static void conclude(const cnet_t *cn, explore_t *ex, watch *w, int complete, ui
         while (w->fired[t])
             t++;
         gp_set(&v[GP_DEAD_TRANSITIONS], 1, T, "%s is enabled in none of the %llu reachable markings",
-               tname(n, t), (unsigned long long)states);
-        gp_set(&v[GP_LIVE], 0, T, "%s can never fire", tname(n, t));
+               gp_transition_name(n, t), (unsigned long long)states);
+        gp_set(&v[GP_LIVE], 0, T, "%s can never fire", gp_transition_name(n, t));
     }
     if (!complete)
         for (int i = GP_SAFE; i <= GP_LIVE; i++)
@@ -228,11 +210,11 @@ static void state_equation(const cnet_t *cn, double seconds, gp_result *out)
         tree_free(dead);
     }
     if (v[GP_SAFE].value < 0 && seconds > 0) {
-        double until = now() + seconds / 2;
+        double until = mono_now() + seconds / 2;
         uint32_t p = 0;
         for (; p < cn->nplaces; p++) {
             uint64_t bound;
-            double left = until - now();
+            double left = until - mono_now();
             if (left <= 0 || stateeq_upper_bound(cn, &p, 1, left / (cn->nplaces - p), &bound) < 0 ||
                 bound > 1)
                 break;
@@ -244,7 +226,7 @@ static void state_equation(const cnet_t *cn, double seconds, gp_result *out)
 
 void generic_behavioural(const cnet_t *cn, const check_options *opt, gp_result *out)
 {
-    double start = now();
+    double start = mono_now();
     for (int i = GP_SAFE; i <= GP_LIVE; i++)
         gp_set(&out->v[i], -1, "EXPLICIT", "not decided");
     watch w;
@@ -275,7 +257,7 @@ void generic_behavioural(const cnet_t *cn, const check_options *opt, gp_result *
         if (out->complete)
             components(cn, &w, budget, deadline, out);
         result_clear(&res);
-        double left = opt->timeout > 0 ? start + opt->timeout - now() : 2 * LP_DEFAULT_SECONDS;
+        double left = opt->timeout > 0 ? start + opt->timeout - mono_now() : 2 * LP_DEFAULT_SECONDS;
         state_equation(cn, left, out);
     }
     gp_value *dead = &out->v[GP_DEAD_TRANSITIONS], *quasi = &out->v[GP_QUASI_LIVE];

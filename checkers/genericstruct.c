@@ -23,17 +23,6 @@ typedef struct shape {
     nc_count *in_sum, *out_sum;     /* per transition: weights in and out (saturating) */
 } shape;
 
-static const char *pname(const net_t *n, uint32_t p)
-{
-    return n->places[p].name ? n->places[p].name : n->places[p].id ? n->places[p].id : "?";
-}
-
-static const char *tname(const net_t *n, uint32_t t)
-{
-    return n->transitions[t].name ? n->transitions[t].name
-           : n->transitions[t].id ? n->transitions[t].id : "?";
-}
-
 static int is_in(nc_arc_kind k) { return k != NC_ARC_TP; }
 static int is_out(nc_arc_kind k) { return k != NC_ARC_PT; }
 
@@ -101,8 +90,8 @@ static void ordinary(const shape *s, gp_value *v)
     for (size_t i = 0; i < s->net->narcs; i++) {
         const nc_arc *a = &s->net->arcs[i];
         if (a->weight != 1) {
-            gp_set(v, 0, TECH, "the arc between %s and %s has weight %llu", pname(s->net, a->place),
-                   tname(s->net, a->transition), (unsigned long long)a->weight);
+            gp_set(v, 0, TECH, "the arc between %s and %s has weight %llu", gp_place_name(s->net, a->place),
+                   gp_transition_name(s->net, a->transition), (unsigned long long)a->weight);
             return;
         }
     }
@@ -145,7 +134,7 @@ static void free_choice(shape *s, gp_value *simple, gp_value *extended)
             if (deg(&s->t_in, t) > 1) {
                 uint32_t other = s->p_out.list[i == s->p_out.start[p] ? i + 1 : s->p_out.start[p]];
                 gp_set(simple, 0, TECH, "%s and %s share the input place %s, and %s has %u input places",
-                       tname(n, t), tname(n, other), pname(n, p), tname(n, t), deg(&s->t_in, t));
+                       gp_transition_name(n, t), gp_transition_name(n, other), gp_place_name(n, p), gp_transition_name(n, t), deg(&s->t_in, t));
                 done = 1;
                 break;
             }
@@ -185,7 +174,7 @@ static void free_choice(shape *s, gp_value *simple, gp_value *extended)
             uint32_t t0 = s->p_out.list[first], t = s->p_out.list[i];
             if (cls[t] != cls[t0]) {
                 gp_set(extended, 0, TECH, "%s and %s share the input place %s but not all their inputs",
-                       tname(n, t0), tname(n, t), pname(n, p));
+                       gp_transition_name(n, t0), gp_transition_name(n, t), gp_place_name(n, p));
                 done = 1;
                 break;
             }
@@ -203,14 +192,14 @@ static void machine_and_graph(const shape *s, gp_value *sm, gp_value *mg)
     gp_set(sm, 1, TECH, "every transition has one input and one output place");
     for (uint32_t t = 0; t < s->nt; t++)
         if (deg(&s->t_in, t) != 1 || deg(&s->t_out, t) != 1) {
-            gp_set(sm, 0, TECH, "%s has %u input and %u output places", tname(n, t),
+            gp_set(sm, 0, TECH, "%s has %u input and %u output places", gp_transition_name(n, t),
                    deg(&s->t_in, t), deg(&s->t_out, t));
             break;
         }
     gp_set(mg, 1, TECH, "every place has one input and one output transition");
     for (uint32_t p = 0; p < s->np; p++)
         if (deg(&s->p_in, p) != 1 || deg(&s->p_out, p) != 1) {
-            gp_set(mg, 0, TECH, "%s has %u input and %u output transitions", pname(n, p),
+            gp_set(mg, 0, TECH, "%s has %u input and %u output transitions", gp_place_name(n, p),
                    deg(&s->p_in, p), deg(&s->p_out, p));
             break;
         }
@@ -270,7 +259,7 @@ static uint32_t reach(const shape *s, int forward, int backward, uint32_t *misse
 
 static const char *node_name(const shape *s, uint32_t v)
 {
-    return v < s->np ? pname(s->net, v) : tname(s->net, v - s->np);
+    return v < s->np ? gp_place_name(s->net, v) : gp_transition_name(s->net, v - s->np);
 }
 
 static void connectivity(const shape *s, gp_value *conn, gp_value *strong)
@@ -330,7 +319,7 @@ static void sources_and_sinks(const shape *s, gp_result *out)
                rows[r].what);
         for (uint32_t k = 0; k < rows[r].count; k++)
             if (deg(rows[r].a, k) == 0) {
-                gp_set(v, 1, TECH, "%s has no %s", rows[r].place ? pname(n, k) : tname(n, k),
+                gp_set(v, 1, TECH, "%s has no %s", rows[r].place ? gp_place_name(n, k) : gp_transition_name(n, k),
                        rows[r].what);
                 break;
             }
@@ -350,8 +339,8 @@ static void loop_free(const shape *s, gp_value *v)
             stamp[s->t_in.list[i]] = t + 1;
         for (uint32_t i = s->t_out.start[t]; i < s->t_out.start[t + 1]; i++)
             if (stamp[s->t_out.list[i]] == t + 1) {
-                gp_set(v, 0, TECH, "%s has %s as input and output", tname(s->net, t),
-                       pname(s->net, s->t_out.list[i]));
+                gp_set(v, 0, TECH, "%s has %s as input and output", gp_transition_name(s->net, t),
+                       gp_place_name(s->net, s->t_out.list[i]));
                 break;
             }
     }
@@ -365,9 +354,9 @@ static void conservation(const shape *s, gp_value *cons, gp_value *sub)
     for (uint32_t t = 0; t < s->nt; t++) {
         unsigned long long in = s->in_sum[t], o = s->out_sum[t];
         if (in != o && cons->value == 1)
-            gp_set(cons, 0, TECH, "%s consumes %llu tokens and produces %llu", tname(s->net, t), in, o);
+            gp_set(cons, 0, TECH, "%s consumes %llu tokens and produces %llu", gp_transition_name(s->net, t), in, o);
         if (in < o && sub->value == 1)
-            gp_set(sub, 0, TECH, "%s consumes %llu tokens and produces %llu", tname(s->net, t), in, o);
+            gp_set(sub, 0, TECH, "%s consumes %llu tokens and produces %llu", gp_transition_name(s->net, t), in, o);
     }
 }
 

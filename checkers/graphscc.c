@@ -10,11 +10,11 @@
  * component is complete when its root is left; every edge then leads into
  * it or into a component completed earlier, so "bottom" is one look at
  * the component numbers of its targets. */
+#include "checkers/clock.h"
 #include "checkers/graph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define DONE UINT32_MAX
 #define CLOCK_EVERY 4096u
@@ -32,13 +32,6 @@ typedef struct tarjan {
     int stop_early;     /* stop at the first bottom component that is not live */
     int live;
 } tarjan;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void visit(tarjan *tj, uint32_t v)
 {
@@ -106,7 +99,7 @@ static int search(tarjan *tj, double deadline)
     const graph_t *g = tj->g;
     visit(tj, 0);
     for (uint64_t steps = 1; tj->fp; steps++) {
-        if (steps % CLOCK_EVERY == 0 && deadline > 0 && now() >= deadline)
+        if (steps % CLOCK_EVERY == 0 && deadline > 0 && mono_now() >= deadline)
             return -1;
         uint32_t v = tj->fstate[tj->fp - 1];
         if (tj->fedge[tj->fp - 1] < *bv_u64(&g->offsets, v + 1)) {

@@ -9,6 +9,7 @@
  * cycle through it is accepting.  The counterexample is then the search
  * path to that root and, inside its component, breadth-first paths
  * through an edge of each acceptance set and back to the root. */
+#include "checkers/clock.h"
 #include "checkers/ltl.h"
 #include "checkers/ltl2ba.h"
 #include "checkers/stateeval.h"
@@ -17,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define DEAD_NUM UINT32_MAX
 #define VIA_NONE UINT32_MAX
@@ -62,13 +62,6 @@ typedef struct product {
     const char *gave_up;
 } product;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int grow(product *P, void **arr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
@@ -98,7 +91,7 @@ static int tick(product *P)
         return 0;
     if (P->interrupted && *P->interrupted)
         P->gave_up = "interrupted";
-    else if (P->deadline > 0 && now() > P->deadline)
+    else if (P->deadline > 0 && mono_now() > P->deadline)
         P->gave_up = "time limit reached";
     return P->gave_up ? -1 : 0;
 }
@@ -432,7 +425,7 @@ out:
 void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, ltl_finite mode,
              result_t *res)
 {
-    double start = now();
+    double start = mono_now();
     result_add_technique(res, "EXPLICIT");
     char why[128] = "out of memory";
     tree_t *neg = tree_unary(T_NOT, tree_copy(formula));
@@ -474,7 +467,7 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         res->answer = r ? ANSWER_NO : ANSWER_YES;
     res->states = P.nstates;
     res->peak_bytes = P.bytes + (P.st ? store_peak_bytes(P.st) : 0);
-    res->seconds = now() - start;
+    res->seconds = mono_now() - start;
     free(P.refs);
     free(P.num);
     free(P.m);

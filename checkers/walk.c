@@ -2,20 +2,13 @@
  * enabled ones (the compiled net's need lists), so a step costs the size
  * of the net, not of the state space; a xorshift generator keeps the walks
  * reproducible from the seed. */
+#include "checkers/clock.h"
 #include "checkers/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CLOCK_EVERY 256u
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint64_t next_random(uint64_t *s)
 {
@@ -62,7 +55,7 @@ int walk_run(const cnet_t *cn, double deadline, volatile int *interrupted, uint6
                 break;   /* a count would overflow: this walk ends here */
             run[depth++] = t;
             if ((++out->steps & (CLOCK_EVERY - 1)) == 0 &&
-                ((interrupted && *interrupted) || (deadline > 0 && now() > deadline))) {
+                ((interrupted && *interrupted) || (deadline > 0 && mono_now() > deadline))) {
                 expired = 1;
                 break;
             }
@@ -71,7 +64,7 @@ int walk_run(const cnet_t *cn, double deadline, volatile int *interrupted, uint6
             out->run = run;
             out->run_len = depth;
             run = NULL;
-        } else if (!expired && ((interrupted && *interrupted) || (deadline > 0 && now() > deadline))) {
+        } else if (!expired && ((interrupted && *interrupted) || (deadline > 0 && mono_now() > deadline))) {
             expired = 1;
         }
     }
