@@ -8,6 +8,7 @@
  * lasso up to a length bound, none of which may violate the formula. */
 #include "checkers/ltl.h"
 #include "checkers/ltl2ba.h"
+#include "lassoeval.h"
 #include "replay.h"
 #include "rnd.h"
 #include "unit.h"
@@ -84,11 +85,6 @@ typedef struct lasso {
     int n, loop;        /* positions 0..n-1; after n-1 comes loop */
 } lasso;
 
-static int next_pos(const lasso *l, int i)
-{
-    return i + 1 < l->n ? i + 1 : l->loop;
-}
-
 typedef struct atk {
     const kripke *k;
     int s;
@@ -112,47 +108,25 @@ static int atk_dead(void *ctx)
     return a->k->nsucc[a->s] == 0;
 }
 
+typedef struct kripke_lasso {
+    const kripke *k;
+    const lasso *l;
+} kripke_lasso;
+
+static int kripke_atom(void *ctx, size_t pos, const tree_t *f)
+{
+    const kripke_lasso *kl = ctx;
+    uint64_t m[MAXK] = {0};
+    m[kl->l->state[pos]] = 1;
+    atk a = {kl->k, kl->l->state[pos]};
+    tree_eval_ctx c = {m, atk_enabled, atk_dead, &a};
+    return tree_eval_state(f, &c);
+}
+
 static void holds(const kripke *k, const lasso *l, const tree_t *f, char *v)
 {
-    char a[MAXPOS], b[MAXPOS];
-    if (tree_is_state_formula(f)) {
-        for (int i = 0; i < l->n; i++) {
-            uint64_t m[MAXK] = {0};
-            m[l->state[i]] = 1;
-            atk ctx = {k, l->state[i]};
-            tree_eval_ctx c = {m, atk_enabled, atk_dead, &ctx};
-            v[i] = (char)(tree_eval_state(f, &c) == 1);
-        }
-        return;
-    }
-    holds(k, l, f->l, a);
-    if (f->r)
-        holds(k, l, f->r, b);
-    int least = f->op == T_U || f->op == T_F;
-    for (int i = 0; i < l->n; i++)
-        v[i] = (char)!least;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int i = l->n - 1; i >= 0; i--) {
-            int nx = next_pos(l, i), x;
-            switch (f->op) {
-            case T_NOT: x = !a[i]; break;
-            case T_AND: x = a[i] && b[i]; break;
-            case T_OR: x = a[i] || b[i]; break;
-            case T_IMPLIES: x = !a[i] || b[i]; break;
-            case T_IFF: x = !a[i] == !b[i]; break;
-            case T_X: x = a[nx]; break;
-            case T_F: x = a[i] || v[nx]; break;
-            case T_G: x = a[i] && v[nx]; break;
-            case T_U: x = b[i] || (a[i] && v[nx]); break;
-            default: x = b[i] && (a[i] || v[nx]); break;   /* T_R */
-            }
-            if (x != v[i]) {
-                v[i] = (char)x;
-                changed = 1;
-            }
-        }
-    }
+    kripke_lasso kl = {k, l};
+    lasso_eval(f, (size_t)l->n, (size_t)l->loop, kripke_atom, &kl, v);
 }
 
 /* Every lasso from state 0 with at most BOUND positions: 1 when one of

@@ -14,6 +14,7 @@
 #include "formula/mccxml.h"
 #include "input/input.h"
 #include "netconv.h"
+#include "lassoeval.h"
 #include "replay.h"
 #include "unit.h"
 #include "verdicts/verdicts.h"
@@ -153,55 +154,24 @@ typedef struct lasso {
     size_t np, n, loop; /* positions 0..n-1; after n-1 comes loop */
 } lasso;
 
+typedef struct net_lasso {
+    net_t *net;
+    const lasso *l;
+} net_lasso;
+
+static int marking_atom(void *ctx, size_t pos, const tree_t *f)
+{
+    const net_lasso *nl = ctx;
+    const nc_count *m = nl->l->m + pos * nl->l->np;
+    eval_ctx e = {nl->net, m};
+    tree_eval_ctx c = {m, eval_enabled, eval_dead, &e};
+    return tree_eval_state(f, &c);
+}
+
 static void ltl_holds(net_t *net, const lasso *l, const tree_t *f, char *v)
 {
-    if (tree_is_state_formula(f)) {
-        for (size_t i = 0; i < l->n; i++) {
-            const nc_count *m = l->m + i * l->np;
-            eval_ctx e = {net, m};
-            tree_eval_ctx ctx = {m, eval_enabled, eval_dead, &e};
-            v[i] = (char)(tree_eval_state(f, &ctx) == 1);
-        }
-        return;
-    }
-    char *a = malloc(l->n), *b = malloc(l->n);
-    if (!a || !b) {
-        free(a);
-        free(b);
-        memset(v, 2, l->n);   /* neither true nor false: the check fails */
-        return;
-    }
-    ltl_holds(net, l, f->l, a);
-    if (f->r)
-        ltl_holds(net, l, f->r, b);
-    int least = f->op == T_U || f->op == T_F;
-    memset(v, !least, l->n);
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (size_t i = l->n; i-- > 0;) {
-            size_t nx = i + 1 < l->n ? i + 1 : l->loop;
-            int x;
-            switch (f->op) {
-            case T_NOT: x = !a[i]; break;
-            case T_AND: x = a[i] && b[i]; break;
-            case T_OR: x = a[i] || b[i]; break;
-            case T_IMPLIES: x = !a[i] || b[i]; break;
-            case T_IFF: x = !a[i] == !b[i]; break;
-            case T_X: x = a[nx]; break;
-            case T_F: x = a[i] || v[nx]; break;
-            case T_G: x = a[i] && v[nx]; break;
-            case T_U: x = b[i] || (a[i] && v[nx]); break;
-            case T_R: x = b[i] && (a[i] || v[nx]); break;
-            default: x = 2; break;
-            }
-            if (x != v[i]) {
-                v[i] = (char)x;
-                changed = x != 2;
-            }
-        }
-    }
-    free(a);
-    free(b);
+    net_lasso nl = {net, l};
+    lasso_eval(f, l->n, l->loop, marking_atom, &nl, v);
 }
 
 /* v's run as a lasso; the LTL body of its property must fail on it. */
