@@ -31,6 +31,8 @@ static const input_type input_types[] = {
      "PEP low-level nets (docs: pep-format.md)"},
     {"senil", ".senil", senil_read, netlang_formula, netlang_output,
      "SENIL, the Kit's language for 1-safe nets typed by hand (kit-overview.md §5)"},
+    {"cfa", ".cfa", cfa_read, cfa_formula, cfa_output,
+     "CFA, communicating finite automata with variables, channels, stacks (cfa-format.md)"},
 };
 #define N_INPUT_TYPES (sizeof input_types / sizeof input_types[0])
 

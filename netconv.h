@@ -70,6 +70,15 @@ typedef struct net {
     void *lang_data;
     void (*lang_free)(void *);
 
+    /* Optional, set by a reader: what step t of a run means in the model's
+     * terms, as attributes of the step in verdict traces.  before and after
+     * are the markings around the step.  Writes up to max key/value pairs
+     * (kv[2i] the key, kv[2i+1] the value, both pointing into buf) and
+     * returns how many. */
+    size_t (*lang_step_attrs)(const struct net *net, const nc_count *before,
+                              const nc_count *after, uint32_t t, char *buf, size_t buflen,
+                              const char **kv, size_t max);
+
     /* private indexes, built on demand */
     struct nc_index *place_ids, *transition_ids, *place_names, *transition_names;
     struct nc_arcindex *arc_index;

@@ -19,6 +19,14 @@ net_t *pep_read(const char *path);
 /* SENIL, the Kit's language for 1-safe nets (input/senil.c) */
 net_t *senil_read(const char *path);
 
+/* CFA, communicating finite automata (input/cfa/, docs: cfa-format.md):
+ * atomic propositions and runs in the automata's terms. */
+net_t *cfa_read(const char *path);
+tree_t *cfa_formula(const char *path, net_t *net, prop_kind *kind);
+tree_t *cfa_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text,
+                    char *msg, size_t msglen);
+void cfa_output(FILE *out, net_t *net, const result_t *res);
+
 /* Shared by the plain net languages (input/netlang.c): atomic propositions
  * are place names (by name, then by id), fireable() takes transition names
  * (by name, then by id); runs are printed as transition names. */

@@ -26,7 +26,8 @@
 #include "formats.h"
 #include "input/input.h"
 
-#define MCK_PLUGIN_API_VERSION 1
+/* 2: net_t gained lang_step_attrs (verdict traces in the model's terms). */
+#define MCK_PLUGIN_API_VERSION 2
 
 /* The version a plugin was built against; mck reads it before calling
  * anything in the plugin. */

@@ -1,0 +1,130 @@
+/* CFA, communicating finite automata (docs: cfa-format.md): the model as
+ * read, shared by the parts of the reader.  The grammar (cfa.y) calls the
+ * builder (cfabuild.c); cfanet.c expands the model into the safe net of §5;
+ * cfaatoms.c and cfarun.c read the model back through net->lang_data. */
+#ifndef MCK_CFA_H
+#define MCK_CFA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "netconv.h"
+
+typedef enum { CFA_VAR, CFA_CHAN, CFA_STACK } cfa_decl_kind;
+
+typedef struct cfa_decl {
+    char *name;
+    cfa_decl_kind kind;
+    int64_t lo, hi;
+    int64_t init;          /* variables; lo when no init was given */
+    uint32_t capacity;     /* buffers */
+    long line;
+    uint32_t first_place;  /* variables: x=lo; buffers: c.len=0 */
+} cfa_decl;
+
+typedef enum {
+    CE_INT, CE_TRUE, CE_FALSE,
+    CE_PLAIN, CE_PRE, CE_POST,           /* x, 'x, x' */
+    CE_NEG, CE_ADD, CE_SUB, CE_MUL, CE_DIV, CE_MOD,
+    CE_EQ, CE_NE, CE_LT, CE_LE, CE_GT, CE_GE,
+    CE_NOT, CE_AND, CE_OR,
+} cfa_op;
+
+typedef struct cfa_expr {
+    cfa_op op;
+    int is_bool;
+    int64_t value;         /* CE_INT */
+    uint32_t var;          /* CE_PLAIN, CE_PRE, CE_POST: declaration index */
+    struct cfa_expr *l, *r;
+} cfa_expr;
+
+typedef enum { CFA_PRED, CFA_SEND, CFA_RECV } cfa_item_kind;
+
+typedef struct cfa_item {
+    cfa_item_kind kind;
+    cfa_expr *expr;        /* predicate, or the value sent */
+    uint32_t buffer;       /* send/receive */
+    uint32_t target;       /* receive: the variable receiving */
+} cfa_item;
+
+typedef struct cfa_trans {
+    uint32_t src, dst;     /* state indices of the automaton */
+    cfa_item *items;
+    size_t nitems;
+    long line;
+    /* the net transitions generated from it: [first_net, first_net+nnet) */
+    uint32_t first_net, nnet;
+} cfa_trans;
+
+typedef struct cfa_automaton {
+    char *name;
+    char **states;         /* in order of first appearance */
+    size_t nstates;
+    long *state_lines;     /* where each state first appears */
+    int32_t start;         /* -1 until @start */
+    long line, start_line;
+    cfa_trans *trans;
+    size_t ntrans;
+    uint32_t first_place;
+} cfa_automaton;
+
+/* A label: the (automaton, state) pairs it is attached to. */
+typedef struct cfa_label {
+    char *name;
+    uint32_t *aut, *state;
+    size_t n;
+} cfa_label;
+
+typedef struct cfa_model {
+    char *file;
+    cfa_decl *decls;
+    size_t ndecls;
+    cfa_automaton *auts;
+    size_t nauts;
+    cfa_label *labels;
+    size_t nlabels;
+    /* per net transition: its automaton and CFA transition */
+    uint32_t *net_aut, *net_trans;
+    size_t nnet;
+} cfa_model;
+
+void cfa_model_free(cfa_model *m);
+void cfa_expr_free(cfa_expr *e);
+
+/* Parses a file into a model; NULL after one "FILE:LINE: message". */
+cfa_model *cfa_parse_file(const char *path);
+
+/* Evaluation of an expression under a choice of values: pre[i] and post[i]
+ * per declaration.  CFA_EVAL_OK with *out set; CFA_EVAL_UNDEFINED for a
+ * division by zero (the choice is not a step, §4); CFA_EVAL_OVERFLOW when
+ * a value leaves 64 bits. */
+enum { CFA_EVAL_OK, CFA_EVAL_UNDEFINED, CFA_EVAL_OVERFLOW };
+int cfa_eval(const cfa_expr *e, const int64_t *pre, const int64_t *post, int64_t *out);
+
+/* Builds the net of §5 (names, order, partition) and hands the model to
+ * it as lang_data; the model is freed with the net, or here on failure.
+ * NULL after an error message. */
+net_t *cfa_build_net(cfa_model *m);
+
+/* Decodes the global state in a marking: per automaton its state, per
+ * variable its value, per buffer its length and slots.  len[i] and
+ * slot values are only meaningful for buffers; slots holds, for buffer
+ * d, capacity entries starting at slot_start[d]. */
+typedef struct cfa_state {
+    int32_t *control;      /* nauts */
+    int64_t *value;        /* ndecls: variables */
+    uint32_t *len;         /* ndecls: buffers */
+    int64_t *slots;        /* Σ capacities */
+    size_t *slot_start;    /* ndecls */
+} cfa_state;
+
+int cfa_state_init(const cfa_model *m, cfa_state *s);
+void cfa_state_free(cfa_state *s);
+void cfa_state_decode(const cfa_model *m, const nc_count *marking, cfa_state *s);
+
+/* Uses of one declaration in a transition (§4), as bits. */
+enum { CFA_USE_PLAIN = 1, CFA_USE_PRE = 2, CFA_USE_POST = 4, CFA_USE_RECV = 8,
+       CFA_USE_SEND = 16 };
+/* ORs into uses[d] the uses of every declaration in t. */
+void cfa_trans_uses(const cfa_trans *t, unsigned *uses);
+
+#endif

@@ -1,0 +1,564 @@
+/* The CFA builder: what the grammar's actions call.  It resolves names as
+ * soon as they are read (declarations come before the automata), so every
+ * error of cfa-format.md §8 is reported on the line that causes it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cfaint.h"
+
+void cy_error(cy_state *st, long line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!st->failed)
+        nc_error(st->file, line, "%s", msg);
+    st->failed = 1;
+}
+
+static int no_memory(cy_state *st, long line)
+{
+    cy_error(st, line, "out of memory");
+    return -1;
+}
+
+/* Grows an array by one element; the new element is zeroed. */
+static void *grow(void *array, size_t *n, size_t size)
+{
+    char *v = realloc(array, (*n + 1) * size);
+    if (!v)
+        return NULL;
+    memset(v + *n * size, 0, size);
+    (*n)++;
+    return v;
+}
+
+static cfa_automaton *current(cy_state *st)
+{
+    return st->m->nauts ? &st->m->auts[st->m->nauts - 1] : NULL;
+}
+
+/* A name of the shared name space of variables and automata (§2): where
+ * it was declared first, or 0. */
+static long name_taken(const cfa_model *m, const char *name, const char **what)
+{
+    for (size_t i = 0; i < m->ndecls; i++)
+        if (!strcmp(m->decls[i].name, name)) {
+            *what = m->decls[i].kind == CFA_VAR ? "variable" :
+                    m->decls[i].kind == CFA_CHAN ? "channel" : "stack";
+            return m->decls[i].line;
+        }
+    for (size_t i = 0; i < m->nauts; i++)
+        if (!strcmp(m->auts[i].name, name)) {
+            *what = "automaton";
+            return m->auts[i].line;
+        }
+    return 0;
+}
+
+static int check_new_name(cy_state *st, const char *name, long line)
+{
+    const char *what;
+    long first = name_taken(st->m, name, &what);
+    if (first) {
+        cy_error(st, line, "'%s' is declared twice (first as %s %s at line %ld)", name,
+                 *what == 'a' ? "an" : "a", what, first);
+        return -1;
+    }
+    return 0;
+}
+
+int cy_global(cy_state *st, long line)
+{
+    if (st->m->nauts) {
+        cy_error(st, line, "@global after an automaton: declarations come before the automata");
+        return -1;
+    }
+    if (st->seen_global) {
+        cy_error(st, line, "a second @global section");
+        return -1;
+    }
+    st->seen_global = st->in_global = 1;
+    return 0;
+}
+
+int cy_misplaced_decl(cy_state *st, long line)
+{
+    if (st->in_global)
+        return 0;
+    if (st->m->nauts)
+        cy_error(st, line, "a declaration inside automaton '%s': variables, channels and "
+                 "stacks are declared after @global, before the automata", current(st)->name);
+    else
+        cy_error(st, line, "a declaration outside @global (write @global before it)");
+    return -1;
+}
+
+static int check_range(cy_state *st, long line, const char *name, int64_t lo, int64_t hi)
+{
+    if (lo > hi) {
+        cy_error(st, line, "the range {%lld..%lld} of '%s' is empty (lower bound above upper)",
+                 (long long)lo, (long long)hi, name);
+        return -1;
+    }
+    return 0;
+}
+
+static cfa_decl *new_decl(cy_state *st, char *name, long line)
+{
+    if (check_new_name(st, name, line) < 0) {
+        free(name);
+        return NULL;
+    }
+    cfa_decl *v = grow(st->m->decls, &st->m->ndecls, sizeof *v);
+    if (!v) {
+        free(name);
+        no_memory(st, line);
+        return NULL;
+    }
+    st->m->decls = v;
+    cfa_decl *d = &v[st->m->ndecls - 1];
+    d->name = name;
+    d->line = line;
+    return d;
+}
+
+int cy_decl_var(cy_state *st, char *name, long line, int64_t lo, int64_t hi,
+                int has_init, int64_t init)
+{
+    if (check_range(st, line, name, lo, hi) < 0) {
+        free(name);
+        return -1;
+    }
+    if (has_init && (init < lo || init > hi)) {
+        cy_error(st, line, "the init value %lld of '%s' lies outside {%lld..%lld}",
+                 (long long)init, name, (long long)lo, (long long)hi);
+        free(name);
+        return -1;
+    }
+    cfa_decl *d = new_decl(st, name, line);
+    if (!d)
+        return -1;
+    d->kind = CFA_VAR;
+    d->lo = lo;
+    d->hi = hi;
+    d->init = has_init ? init : lo;
+    if (!has_init)
+        nc_warning(st->file, line, "%s: no init value, using %lld", d->name, (long long)lo);
+    return 0;
+}
+
+int cy_decl_buffer(cy_state *st, char *name, long line, cfa_decl_kind kind,
+                   int64_t capacity, int64_t lo, int64_t hi)
+{
+    const char *what = kind == CFA_CHAN ? "channel" : "stack";
+    if (capacity < 1) {
+        cy_error(st, line, "the capacity %lld of %s '%s' is below 1", (long long)capacity, what,
+                 name);
+        free(name);
+        return -1;
+    }
+    if (capacity > UINT32_MAX) {
+        cy_error(st, line, "the capacity %lld of %s '%s' is too large", (long long)capacity, what,
+                 name);
+        free(name);
+        return -1;
+    }
+    if (check_range(st, line, name, lo, hi) < 0) {
+        free(name);
+        return -1;
+    }
+    cfa_decl *d = new_decl(st, name, line);
+    if (!d)
+        return -1;
+    d->kind = kind;
+    d->lo = lo;
+    d->hi = hi;
+    d->capacity = (uint32_t)capacity;
+    return 0;
+}
+
+static int check_start(cy_state *st, const cfa_automaton *a)
+{
+    if (a && a->start < 0) {
+        cy_error(st, a->line, "automaton '%s' has no @start state", a->name);
+        return -1;
+    }
+    return 0;
+}
+
+int cy_automaton(cy_state *st, char *name, long line)
+{
+    if (check_start(st, current(st)) < 0 || check_new_name(st, name, line) < 0) {
+        free(name);
+        return -1;
+    }
+    cfa_automaton *v = grow(st->m->auts, &st->m->nauts, sizeof *v);
+    if (!v) {
+        free(name);
+        return no_memory(st, line);
+    }
+    st->m->auts = v;
+    cfa_automaton *a = current(st);
+    a->name = name;
+    a->line = line;
+    a->start = -1;
+    st->in_global = 0;
+    return 0;
+}
+
+static cfa_automaton *need_automaton(cy_state *st, long line, const char *what)
+{
+    cfa_automaton *a = current(st);
+    if (!a)
+        cy_error(st, line, "%s outside an automaton (write '@automaton NAME' first)", what);
+    return a;
+}
+
+/* States are declared by use (§2): the index of the state, new or not. */
+static int64_t state_ref(cy_state *st, cfa_automaton *a, char *name, long line)
+{
+    for (size_t i = 0; i < a->nstates; i++)
+        if (!strcmp(a->states[i], name)) {
+            free(name);
+            return (int64_t)i;
+        }
+    char **v = realloc(a->states, (a->nstates + 1) * sizeof *v);
+    long *lines = v ? realloc(a->state_lines, (a->nstates + 1) * sizeof *lines) : NULL;
+    if (v)
+        a->states = v;
+    if (!lines) {
+        free(name);
+        return no_memory(st, line);
+    }
+    a->state_lines = lines;
+    a->states[a->nstates] = name;
+    a->state_lines[a->nstates] = line;
+    return (int64_t)a->nstates++;
+}
+
+int cy_start(cy_state *st, char *state, long line)
+{
+    cfa_automaton *a = need_automaton(st, line, "@start");
+    if (!a) {
+        free(state);
+        return -1;
+    }
+    if (a->start >= 0) {
+        cy_error(st, line, "automaton '%s' has two @start states ('%s' at line %ld and '%s')",
+                 a->name, a->states[a->start], a->start_line, state);
+        free(state);
+        return -1;
+    }
+    int64_t s = state_ref(st, a, state, line);
+    if (s < 0)
+        return -1;
+    a->start = (int32_t)s;
+    a->start_line = line;
+    return 0;
+}
+
+int cy_label(cy_state *st, const char *state, char *label, long line)
+{
+    cfa_automaton *a = need_automaton(st, line, "@label");
+    char *copy = a ? strdup(state) : NULL;
+    if (!copy) {
+        free(label);
+        return a ? no_memory(st, line) : -1;
+    }
+    int64_t s = state_ref(st, a, copy, line);
+    if (s < 0) {
+        free(label);
+        return -1;
+    }
+    cfa_model *m = st->m;
+    cfa_label *l = NULL;
+    for (size_t i = 0; i < m->nlabels; i++)
+        if (!strcmp(m->labels[i].name, label))
+            l = &m->labels[i];
+    if (!l) {
+        cfa_label *v = grow(m->labels, &m->nlabels, sizeof *v);
+        if (!v) {
+            free(label);
+            return no_memory(st, line);
+        }
+        m->labels = v;
+        l = &v[m->nlabels - 1];
+        l->name = label;
+    } else {
+        free(label);
+    }
+    uint32_t aut = (uint32_t)(m->nauts - 1);
+    for (size_t i = 0; i < l->n; i++)
+        if (l->aut[i] == aut && l->state[i] == (uint32_t)s)
+            return 0;   /* the same label twice on a state says nothing new */
+    uint32_t *av = realloc(l->aut, (l->n + 1) * sizeof *av);
+    if (av)
+        l->aut = av;
+    uint32_t *sv = av ? realloc(l->state, (l->n + 1) * sizeof *sv) : NULL;
+    if (!sv)
+        return no_memory(st, line);
+    l->state = sv;
+    l->aut[l->n] = aut;
+    l->state[l->n] = (uint32_t)s;
+    l->n++;
+    return 0;
+}
+
+static void free_items(cfa_item *items, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cfa_expr_free(items[i].expr);
+    free(items);
+}
+
+static int add_item(cy_state *st, cfa_item item, long line)
+{
+    if (st->nitems == st->cap_items) {
+        size_t cap = st->cap_items ? 2 * st->cap_items : 8;
+        cfa_item *v = realloc(st->items, cap * sizeof *v);
+        if (!v) {
+            cfa_expr_free(item.expr);
+            return no_memory(st, line);
+        }
+        st->items = v;
+        st->cap_items = cap;
+    }
+    st->items[st->nitems++] = item;
+    return 0;
+}
+
+int cy_item_pred(cy_state *st, cfa_expr *e, long line)
+{
+    if (!e->is_bool) {
+        cy_error(st, line, "a condition is expected here, not a number");
+        cfa_expr_free(e);
+        return -1;
+    }
+    cfa_item item = { CFA_PRED, e, 0, 0 };
+    return add_item(st, item, line);
+}
+
+/* The buffer of a send or receive; -1 after an error. */
+static int64_t buffer_ref(cy_state *st, const char *name, const char *op, long line)
+{
+    for (size_t i = 0; i < st->m->ndecls; i++)
+        if (!strcmp(st->m->decls[i].name, name)) {
+            if (st->m->decls[i].kind == CFA_VAR) {
+                cy_error(st, line, "'%s' is a variable, not a channel or stack: '%s' %s", name,
+                         op, *op == '!' ? "sends to a buffer" : "receives from a buffer");
+                return -1;
+            }
+            return (int64_t)i;
+        }
+    cy_error(st, line, "undeclared channel or stack '%s'", name);
+    return -1;
+}
+
+int cy_item_send(cy_state *st, char *buffer, cfa_expr *e, long line)
+{
+    int64_t b = buffer_ref(st, buffer, "!", line);
+    free(buffer);
+    if (b >= 0 && e->is_bool) {
+        cy_error(st, line, "the value sent must be a number, not a condition");
+        b = -1;
+    }
+    if (b < 0) {
+        cfa_expr_free(e);
+        return -1;
+    }
+    cfa_item item = { CFA_SEND, e, (uint32_t)b, 0 };
+    return add_item(st, item, line);
+}
+
+int cy_item_recv(cy_state *st, char *buffer, char *var, long line)
+{
+    int64_t b = buffer_ref(st, buffer, "?", line);
+    int64_t target = -1;
+    if (b >= 0) {
+        for (size_t i = 0; i < st->m->ndecls; i++)
+            if (!strcmp(st->m->decls[i].name, var))
+                target = (int64_t)i;
+        if (target < 0)
+            cy_error(st, line, "undeclared variable '%s'", var);
+        else if (st->m->decls[target].kind != CFA_VAR) {
+            cy_error(st, line, "'?' must be followed by a variable; '%s' is a %s", var,
+                     st->m->decls[target].kind == CFA_CHAN ? "channel" : "stack");
+            target = -1;
+        }
+    }
+    free(buffer);
+    free(var);
+    if (target < 0)
+        return -1;
+    cfa_item item = { CFA_RECV, NULL, (uint32_t)b, (uint32_t)target };
+    return add_item(st, item, line);
+}
+
+static void expr_uses(const cfa_expr *e, unsigned *uses)
+{
+    if (!e)
+        return;
+    if (e->op == CE_PLAIN)
+        uses[e->var] |= CFA_USE_PLAIN;
+    else if (e->op == CE_PRE)
+        uses[e->var] |= CFA_USE_PRE;
+    else if (e->op == CE_POST)
+        uses[e->var] |= CFA_USE_POST;
+    expr_uses(e->l, uses);
+    expr_uses(e->r, uses);
+}
+
+void cfa_trans_uses(const cfa_trans *t, unsigned *uses)
+{
+    for (size_t i = 0; i < t->nitems; i++) {
+        const cfa_item *it = &t->items[i];
+        expr_uses(it->expr, uses);
+        if (it->kind == CFA_RECV) {
+            uses[it->buffer] |= CFA_USE_RECV;
+            uses[it->target] |= CFA_USE_POST;
+        } else if (it->kind == CFA_SEND) {
+            uses[it->buffer] |= CFA_USE_SEND;
+        }
+    }
+}
+
+/* Rules 7 and 8 of §8, on the items of one transition. */
+static int check_items(cy_state *st, const cfa_item *items, size_t n, long line)
+{
+    const cfa_model *m = st->m;
+    unsigned *uses = calloc(m->ndecls ? m->ndecls : 1, sizeof *uses);
+    unsigned *ops = calloc(m->ndecls ? m->ndecls : 1, sizeof *ops);
+    unsigned *recv = calloc(m->ndecls ? m->ndecls : 1, sizeof *recv);
+    int rc = 0;
+    if (!uses || !ops || !recv) {
+        rc = no_memory(st, line);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        expr_uses(items[i].expr, uses);
+        if (items[i].kind == CFA_PRED)
+            continue;
+        if (ops[items[i].buffer]++) {
+            const cfa_decl *d = &m->decls[items[i].buffer];
+            cy_error(st, line, "two operations on %s '%s' in one transition",
+                     d->kind == CFA_CHAN ? "channel" : "stack", d->name);
+            rc = -1;
+            goto out;
+        }
+        if (items[i].kind == CFA_RECV)
+            recv[items[i].target] = 1;
+    }
+    for (size_t d = 0; d < m->ndecls; d++) {
+        if (!(uses[d] & CFA_USE_PLAIN))
+            continue;
+        const char *name = m->decls[d].name;
+        if (uses[d] & CFA_USE_POST) {
+            cy_error(st, line, "%s used both unchanged and as post-value; write '%s for the old "
+                     "value", name, name);
+            rc = -1;
+            goto out;
+        }
+        if (recv[d]) {
+            cy_error(st, line, "%s used both unchanged and as receive target; write '%s for the "
+                     "old value", name, name);
+            rc = -1;
+            goto out;
+        }
+    }
+out:
+    free(uses);
+    free(ops);
+    free(recv);
+    return rc;
+}
+
+int cy_transition(cy_state *st, char *src, char *dst, long line)
+{
+    cfa_item *items = st->items;
+    size_t nitems = st->nitems;
+    st->items = NULL;
+    st->nitems = st->cap_items = 0;
+    cfa_automaton *a = need_automaton(st, line, "a transition");
+    if (!a || check_items(st, items, nitems, line) < 0) {
+        free(src);
+        free(dst);
+        free_items(items, nitems);
+        return -1;
+    }
+    int64_t s = state_ref(st, a, src, line);
+    int64_t d = s < 0 ? (free(dst), -1) : state_ref(st, a, dst, line);
+    cfa_trans *v = d < 0 ? NULL : grow(a->trans, &a->ntrans, sizeof *v);
+    if (!v) {
+        free_items(items, nitems);
+        return d < 0 ? -1 : no_memory(st, line);
+    }
+    a->trans = v;
+    cfa_trans *t = &v[a->ntrans - 1];
+    t->src = (uint32_t)s;
+    t->dst = (uint32_t)d;
+    t->items = items;
+    t->nitems = nitems;
+    t->line = line;
+    return 0;
+}
+
+int cy_finish(cy_state *st, long line)
+{
+    if (!st->m->nauts) {
+        cy_error(st, line, "a CFA model needs at least one @automaton");
+        return -1;
+    }
+    if (check_start(st, current(st)) < 0)
+        return -1;
+    /* §8's warnings: states no transition enters */
+    for (size_t i = 0; i < st->m->nauts; i++) {
+        const cfa_automaton *a = &st->m->auts[i];
+        for (size_t s = 0; s < a->nstates; s++) {
+            int entered = (int32_t)s == a->start;
+            for (size_t k = 0; k < a->ntrans && !entered; k++)
+                entered = a->trans[k].dst == s;
+            if (!entered)
+                nc_warning(st->file, a->state_lines[s], "state '%s' of automaton '%s' is never "
+                           "entered (no transition leads to it)", a->states[s], a->name);
+        }
+    }
+    return 0;
+}
+
+static void free_automaton(cfa_automaton *a)
+{
+    free(a->name);
+    for (size_t i = 0; i < a->nstates; i++)
+        free(a->states[i]);
+    free(a->states);
+    free(a->state_lines);
+    for (size_t k = 0; k < a->ntrans; k++)
+        free_items(a->trans[k].items, a->trans[k].nitems);
+    free(a->trans);
+}
+
+void cfa_model_free(cfa_model *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->ndecls; i++)
+        free(m->decls[i].name);
+    free(m->decls);
+    for (size_t i = 0; i < m->nauts; i++)
+        free_automaton(&m->auts[i]);
+    free(m->auts);
+    for (size_t i = 0; i < m->nlabels; i++) {
+        free(m->labels[i].name);
+        free(m->labels[i].aut);
+        free(m->labels[i].state);
+    }
+    free(m->labels);
+    free(m->net_aut);
+    free(m->net_trans);
+    free(m->file);
+    free(m);
+}
