@@ -132,14 +132,23 @@ int fy_infix(fy_state *st, fy_node *out, tree_op op, fy_node *l, fy_node *r, lon
         fy_node_free(&b);
         return -1;
     }
-    if (!(out->t = tree_binary(op, a.t, b.t)))
+    int weak = (int)op == FY_WEAK_UNTIL;
+    if (weak) {
+        tree_t *b2 = tree_copy(b.t);
+        tree_t *either = b2 ? tree_binary(T_OR, a.t, b2) : (tree_free(a.t), NULL);
+        out->t = either ? tree_binary(T_R, b.t, either) : (tree_free(b.t), NULL);
+        depth++;
+    } else {
+        out->t = tree_binary(op, a.t, b.t);
+    }
+    if (!out->t)
         return no_memory(st, line, col);
     out->depth = depth;
     out->ctl = first(a.ctl, b.ctl);
     out->ltl_below = first(a.ltl, b.ltl);
     out->ltl = out->ltl_below;
-    if (is_ltl(op))
-        out->ltl = first(occ(line, col, op_name(op)), out->ltl_below);
+    if (weak || is_ltl(op))
+        out->ltl = first(occ(line, col, weak ? "W" : op_name(op)), out->ltl_below);
     return 0;
 }
 

@@ -30,4 +30,13 @@ tree_t *formula_parse_file(const char *path, net_t *net, void *lang_data,
 tree_t *formula_parse_string(const char *text, const char *name, net_t *net,
                              void *lang_data, ap_resolver resolve, prop_kind *kind);
 
+/* Options of formula_parse_text. */
+typedef struct formula_opts {
+    int bare_names;      /* an identifier that is neither keyword nor macro is
+                            an atomic proposition, as if quoted (RERS) */
+    long first_line;     /* line of text's first line in its file, for messages */
+} formula_opts;
+tree_t *formula_parse_text(const char *text, const char *name, const formula_opts *opts,
+                           net_t *net, void *lang_data, ap_resolver resolve, prop_kind *kind);
+
 #endif

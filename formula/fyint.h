@@ -72,6 +72,7 @@ typedef struct fy_state {
     ap_resolver resolve;
     fy_macros *macros;
     int in_macro;          /* parsing a #define body */
+    int bare_names;        /* an identifier that is no keyword or macro is an atom */
     const char *macro_name;
 
     /* scanner position (1-based) */
@@ -114,6 +115,9 @@ void fy_scanner_close(yyscan_t scanner);
 void fy_node_free(fy_node *n);
 int fy_leaf(fy_state *st, fy_node *out, tree_t *t, long line, long col);
 int fy_prefix(fy_state *st, fy_node *out, tree_op op, fy_node *child, long line, long col);
+/* The weak until of RERS properties has no tree node: a W b is built as
+ * b R (a | b), which is (a U b) | G a. */
+#define FY_WEAK_UNTIL 1000
 int fy_infix(fy_state *st, fy_node *out, tree_op op, fy_node *l, fy_node *r, long line, long col);
 /* A/E: op is T_EX.. for the spaced forms; for brackets, inner must be U. */
 int fy_quantified(fy_state *st, fy_node *out, char quant, tree_op ltl_op, fy_node *child,

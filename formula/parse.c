@@ -90,8 +90,9 @@ static int check_kind(fy_state *st, const fy_node *n, prop_kind *kind)
     }
 }
 
-static tree_t *parse(const char *text, size_t len, const char *name, net_t *net,
-                     void *lang_data, ap_resolver resolve, prop_kind *kind)
+static tree_t *parse_opts(const char *text, size_t len, const char *name,
+                          const formula_opts *opts, net_t *net, void *lang_data,
+                          ap_resolver resolve, prop_kind *kind)
 {
     fy_macros macros = { NULL, 0, 0 };
     fy_state st;
@@ -101,7 +102,9 @@ static tree_t *parse(const char *text, size_t len, const char *name, net_t *net,
     st.lang_data = lang_data;
     st.resolve = resolve;
     st.macros = &macros;
-    int rc = fy_parse_text(&st, text, len, 1, 1);
+    st.bare_names = opts && opts->bare_names;
+    long first_line = opts && opts->first_line > 0 ? opts->first_line : 1;
+    int rc = fy_parse_text(&st, text, len, first_line, 1);
     fy_macros_free(&macros);
     if (rc < 0)
         return NULL;
@@ -113,6 +116,18 @@ static tree_t *parse(const char *text, size_t len, const char *name, net_t *net,
     if (kind)
         *kind = k;
     return st.result.t;
+}
+
+static tree_t *parse(const char *text, size_t len, const char *name, net_t *net,
+                     void *lang_data, ap_resolver resolve, prop_kind *kind)
+{
+    return parse_opts(text, len, name, NULL, net, lang_data, resolve, kind);
+}
+
+tree_t *formula_parse_text(const char *text, const char *name, const formula_opts *opts,
+                           net_t *net, void *lang_data, ap_resolver resolve, prop_kind *kind)
+{
+    return parse_opts(text, strlen(text), name, opts, net, lang_data, resolve, kind);
 }
 
 tree_t *formula_parse_string(const char *text, const char *name, net_t *net,

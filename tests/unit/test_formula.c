@@ -213,6 +213,11 @@ static void test_spellings(void)
     CHECK(same("\"eat0\"", "\"3\""), "places by name and by id");
     CHECK(same("\"it's\"", "\"it's\" >= 1"), "a quote of the other kind inside a string");
     CHECK(same("fireable(\"takeleft0\")", "fireable('takeleft0')"), "fireable quotes");
+    /* RERS's weak until: a W b = (a U b) | G a = b R (a | b) */
+    CHECK(same("\"eat0\" W \"eat1\"", "\"eat1\" R (\"eat0\" | \"eat1\")"), "a W b == b R (a | b)");
+    CHECK(same("G (\"eat0\" W X \"eat1\")", "G (X \"eat1\" R (\"eat0\" | X \"eat1\"))"),
+          "W with a temporal right side");
+    CHECK(kind_of("\"eat0\" W \"eat1\"", KIND_LTL), "W makes a formula LTL");
     CHECK(same("fireable(\"takeleft0\")", "fireable ( \"takeleft0\" )"), "fireable blanks");
     CHECK(same("true", "(true)") && differ("true", "false"), "true, false");
     /* the More spellings of §9 */
