@@ -96,9 +96,10 @@ cfa_model *cfa_parse_file(const char *path);
 /* Evaluation of an expression under a choice of values: pre[i] and post[i]
  * per declaration.  CFA_EVAL_OK with *out set; CFA_EVAL_UNDEFINED for a
  * division by zero (the choice is not a step, §4); CFA_EVAL_OVERFLOW when
- * a value leaves 64 bits. */
+ * a value leaves 128 bits. */
 enum { CFA_EVAL_OK, CFA_EVAL_UNDEFINED, CFA_EVAL_OVERFLOW };
-int cfa_eval(const cfa_expr *e, const int64_t *pre, const int64_t *post, int64_t *out);
+typedef __int128 cfa_value;
+int cfa_eval(const cfa_expr *e, const int64_t *pre, const int64_t *post, cfa_value *out);
 
 /* Builds the net of §5 (names, order, partition) and hands the model to
  * it as lang_data; the model is freed with the net, or here on failure.

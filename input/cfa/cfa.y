@@ -35,6 +35,7 @@ typedef struct cy_names {
 int cylex(CYSTYPE *lval, CYLTYPE *lloc, void *scanner);
 static void cyerror(CYLTYPE *loc, void *scanner, cy_state *st, const char *msg);
 static void names_free(cy_names *n);
+static int big(cy_state *st, uint64_t v, long line);
 static int names_add(cy_state *st, cy_names *n, char *s, long line);
 /* Deep parentheses and long operator chains grow bison's stack; a hostile
  * file gets an error rather than unbounded memory. */
@@ -45,7 +46,8 @@ static int names_add(cy_state *st, cy_names *n, char *s, long line);
 
 %union {
     char *str;
-    int64_t num;
+    uint64_t num;           /* INT: at most 2^63, the magnitude of INT64_MIN */
+    int64_t snum;
     cfa_expr *expr;
     cy_type type;
     cy_names names;
@@ -72,7 +74,7 @@ static int names_add(cy_state *st, cy_names *n, char *s, long line);
 
 %type <expr> expr
 %type <type> type range
-%type <num> sint
+%type <snum> sint
 %type <names> labels
 
 %destructor { free($$); } <str>
@@ -134,8 +136,8 @@ range: LBRACE sint DOTDOT sint RBRACE {
           $$.hi = $4;
       } ;
 
-sint: INT          { $$ = $1; }
-    | MINUS INT    { $$ = -$2; }
+sint: INT          { if (big(st, $1, LINE(@1))) YYABORT; $$ = (int64_t)$1; }
+    | MINUS INT    { $$ = $2 > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)$2; }
     ;
 
 labels: IDENT              { memset(&$$, 0, sizeof $$); CHECK(names_add(st, &$$, $1, LINE(@1))); }
@@ -157,7 +159,7 @@ item: IDENT EXCL expr    { CHECK(cy_item_send(st, $1, $3, LINE(@1))); }
     | expr               { CHECK(cy_item_pred(st, $1, LINE(@1))); }
     ;
 
-expr: INT                       { if (!($$ = cy_int(st, $1))) YYABORT; }
+expr: INT                       { if (big(st, $1, LINE(@1)) || !($$ = cy_int(st, (int64_t)$1))) YYABORT; }
     | KW_TRUE                   { if (!($$ = cy_bool(st, 1))) YYABORT; }
     | KW_FALSE                  { if (!($$ = cy_bool(st, 0))) YYABORT; }
     | IDENT                     { if (!($$ = cy_var(st, $1, CE_PLAIN, LINE(@1)))) YYABORT; }
@@ -184,6 +186,16 @@ expr: INT                       { if (!($$ = cy_int(st, $1))) YYABORT; }
 
 %%
 
+/* 2^63 is only a literal after a minus sign, in ranges and init. */
+static int big(cy_state *st, uint64_t v, long line)
+{
+    if (v <= (uint64_t)INT64_MAX)
+        return 0;
+    cy_error(st, line, "the number %llu is too large (at most 9223372036854775807)",
+             (unsigned long long)v);
+    return 1;
+}
+
 static void names_free(cy_names *n)
 {
     for (size_t i = 0; i < n->n; i++)
@@ -209,8 +221,10 @@ static int names_add(cy_state *st, cy_names *n, char *s, long line)
 static void cyerror(CYLTYPE *loc, void *scanner, cy_state *st, const char *msg)
 {
     (void)scanner;
+    /* the only message bison makes itself: its stack reached YYMAXDEPTH */
     if (!st->failed)
-        cy_error(st, loc->first_line, "%s", msg);
+        cy_error(st, loc->first_line, "%s", strcmp(msg, "memory exhausted") ? msg :
+                 "expression nested too deeply");
 }
 
 /* Messages name what was expected where that is short; a missing ';' or

@@ -363,7 +363,9 @@ static tree_t *fireable(net_t *net, const cfa_model *m, const char *s, char *msg
             } else {
                 memcpy(src, rest, sl);
                 src[sl] = 0;
-                strcpy(dst, arrow + 2);
+                strcpy(dst, skip_blanks(arrow + 2));
+                while (sl && (src[sl - 1] == ' ' || src[sl - 1] == '\t'))
+                    src[--sl] = 0;
                 take = !strcmp(aut->states[tr->src], src) && !strcmp(aut->states[tr->dst], dst);
             }
         } else {

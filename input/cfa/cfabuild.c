@@ -192,7 +192,14 @@ static int check_start(cy_state *st, const cfa_automaton *a)
 
 int cy_automaton(cy_state *st, char *name, long line)
 {
-    if (check_start(st, current(st)) < 0 || check_new_name(st, name, line) < 0) {
+    const char *what;
+    long first = check_start(st, current(st)) < 0 ? -1 : name_taken(st->m, name, &what);
+    if (first > 0 && strcmp(what, "automaton"))
+        cy_error(st, line, "automaton '%s' has the name of the %s declared at line %ld", name,
+                 what, first);
+    else if (first > 0)
+        cy_error(st, line, "two automata named '%s' (the first at line %ld)", name, first);
+    if (first) {
         free(name);
         return -1;
     }

@@ -124,11 +124,13 @@ cfa_expr *cy_binary(cy_state *st, cfa_op op, cfa_expr *l, cfa_expr *r, long line
     return e;
 }
 
-/* Arithmetic is on unbounded integers (§4); mck computes in 64 bits and
- * refuses a model when that is not enough rather than answer wrongly. */
-int cfa_eval(const cfa_expr *e, const int64_t *pre, const int64_t *post, int64_t *out)
+/* Arithmetic is on unbounded integers (§4).  Operands are 64-bit values
+ * from ranges and literals, so 128 bits hold any sum or product of two and
+ * almost every expression a model writes; only what leaves 128 bits is
+ * refused (CFA_EVAL_OVERFLOW), never wrapped. */
+int cfa_eval(const cfa_expr *e, const int64_t *pre, const int64_t *post, cfa_value *out)
 {
-    int64_t a = 0, b = 0;
+    cfa_value a = 0, b = 0;
     int rc;
     switch (e->op) {
     case CE_INT: *out = e->value; return CFA_EVAL_OK;
@@ -146,11 +148,7 @@ int cfa_eval(const cfa_expr *e, const int64_t *pre, const int64_t *post, int64_t
     if (e->r && (rc = cfa_eval(e->r, pre, post, &b)) != CFA_EVAL_OK)
         return rc;
     switch (e->op) {
-    case CE_NEG:
-        if (a == INT64_MIN)
-            return CFA_EVAL_OVERFLOW;
-        *out = -a;
-        return CFA_EVAL_OK;
+    case CE_NEG: return __builtin_sub_overflow((cfa_value)0, a, out) ? CFA_EVAL_OVERFLOW : CFA_EVAL_OK;
     case CE_NOT: *out = !a; return CFA_EVAL_OK;
     case CE_ADD: return __builtin_add_overflow(a, b, out) ? CFA_EVAL_OVERFLOW : CFA_EVAL_OK;
     case CE_SUB: return __builtin_sub_overflow(a, b, out) ? CFA_EVAL_OVERFLOW : CFA_EVAL_OK;
@@ -159,11 +157,12 @@ int cfa_eval(const cfa_expr *e, const int64_t *pre, const int64_t *post, int64_t
     case CE_MOD:
         if (b == 0)
             return CFA_EVAL_UNDEFINED;
-        if (a == INT64_MIN && b == -1) {
-            if (e->op == CE_DIV)
-                return CFA_EVAL_OVERFLOW;
-            *out = 0;
-            return CFA_EVAL_OK;
+        if (b == -1) {   /* the one quotient that can leave the range */
+            if (e->op == CE_MOD) {
+                *out = 0;
+                return CFA_EVAL_OK;
+            }
+            return __builtin_sub_overflow((cfa_value)0, a, out) ? CFA_EVAL_OVERFLOW : CFA_EVAL_OK;
         }
         *out = e->op == CE_DIV ? a / b : a % b;   /* C truncates, as §4 says */
         return CFA_EVAL_OK;

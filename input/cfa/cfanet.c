@@ -13,10 +13,18 @@
 #include "cfaint.h"
 
 /* Beyond these a CFA model is no longer a hand-made protocol model, and
- * its explicit exploration would be hopeless anyway. */
+ * its explicit exploration would be hopeless anyway.  A fuzzing build
+ * lowers them (tests/fuzz/README.md): the code paths stay the same, and
+ * each input takes milliseconds instead of seconds. */
+#ifndef CFA_MAX_PLACES
 #define CFA_MAX_PLACES 1000000u
+#endif
+#ifndef CFA_MAX_CHOICES
 #define CFA_MAX_CHOICES 20000000u
+#endif
+#ifndef CFA_MAX_NET_TRANSITIONS
 #define CFA_MAX_NET_TRANSITIONS 4000000u
+#endif
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
@@ -90,8 +98,8 @@ static int check_sizes(const cfa_model *m)
     }
     if (places > CFA_MAX_PLACES) {
         if (places == UINT64_MAX)
-            nc_error(m->file, 0, "the net of this model would have more than 2^64 places "
-                     "(limit %u); '%s' alone needs that many", CFA_MAX_PLACES, largest_name);
+            nc_error(m->file, 0, "the net of this model would have 2^64 places or more (limit "
+                     "%u); '%s' alone needs that many", CFA_MAX_PLACES, largest_name);
         else
             nc_error(m->file, 0, "the net of this model would have %" PRIu64 " places (limit "
                      "%u); '%s' alone needs %" PRIu64 ": narrow its range", places,
@@ -111,8 +119,8 @@ static int check_sizes(const cfa_model *m)
             total = sat_add(total, n);
             if (total > CFA_MAX_CHOICES) {
                 if (n == UINT64_MAX)
-                    nc_error(m->file, t->line, "expanding this transition means trying more than "
-                             "2^64 choices of values (limit %u for the whole model): narrow the "
+                    nc_error(m->file, t->line, "expanding this transition means trying 2^64 or "
+                             "more choices of values (limit %u for the whole model): narrow the "
                              "ranges it touches", CFA_MAX_CHOICES);
                 else
                     nc_error(m->file, t->line, "expanding this transition means trying %" PRIu64
@@ -254,10 +262,10 @@ static int satisfied(expander *x)
         const cfa_item *it = &t->items[i];
         if (it->kind != CFA_PRED)
             continue;
-        int64_t v;
+        cfa_value v;
         int rc = cfa_eval(it->expr, x->pre, x->post, &v);
         if (rc == CFA_EVAL_OVERFLOW) {
-            nc_error(x->m->file, t->line, "arithmetic overflow (beyond 64 bits) while expanding "
+            nc_error(x->m->file, t->line, "arithmetic overflow (beyond 128 bits) while expanding "
                      "this transition");
             x->failed = 1;
             return 0;
@@ -268,10 +276,10 @@ static int satisfied(expander *x)
     for (size_t i = 0; i < x->nops; i++) {
         const buffer_op *op = &x->ops[i];
         if (op->kind == CFA_SEND) {
-            int64_t v;
+            cfa_value v;
             int rc = cfa_eval(op->item->expr, x->pre, x->post, &v);
             if (rc == CFA_EVAL_OVERFLOW) {
-                nc_error(x->m->file, t->line, "arithmetic overflow (beyond 64 bits) while "
+                nc_error(x->m->file, t->line, "arithmetic overflow (beyond 128 bits) while "
                          "expanding this transition");
                 x->failed = 1;
                 return 0;

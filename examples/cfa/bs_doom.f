@@ -1,0 +1,1 @@
+AG EF deadlock

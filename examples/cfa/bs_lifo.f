@@ -1,0 +1,1 @@
+"undoer.hold" & "back = 1" & "done.top = 2"

@@ -1,0 +1,1 @@
+AG EF ("proc1.idle" & "proc2.idle")

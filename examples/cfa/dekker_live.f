@@ -1,0 +1,1 @@
+G ("proc1.want" -> F "proc1.crit")

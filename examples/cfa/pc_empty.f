@@ -1,0 +1,1 @@
+AG EF "ch.empty"

@@ -1,0 +1,1 @@
+G F "consumer.check"

@@ -1,0 +1,1 @@
+"proc1.wait" & "proc2.wait"

@@ -1,0 +1,1 @@
+AG ("proc1.wait" -> AF "cs1")

@@ -1,0 +1,1 @@
+G ("proc1.set" -> F "proc1.crit")

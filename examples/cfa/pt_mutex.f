@@ -1,0 +1,1 @@
+"proc1.crit" & "proc2.crit"

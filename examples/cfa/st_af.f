@@ -1,0 +1,1 @@
+AG ("pusher.done" -> AF "popper.done")

@@ -1,0 +1,1 @@
+"popper.done" & "a=1"

@@ -1,0 +1,1 @@
+G F "pusher.p0"
