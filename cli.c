@@ -1,6 +1,7 @@
 /* Command-line helpers shared by main.c's sub-commands. */
 #include "cli.h"
 #include "verdicts/verdicts.h"
+#include "checkers/stateeval.h"
 
 #include <errno.h>
 #include <math.h>
@@ -96,4 +97,43 @@ int write_verdict_file(const char *path, net_t *net, const char *property, prop_
         rc = vs_write_file(vs, path);
     vs_free(vs);
     return rc;
+}
+
+/* Replays a run on the net: every step enabled, and the end as claimed.
+ * A checker bug must never reach the user as a wrong witness. */
+int replay_ok(const cnet_t *cn, const result_t *res, const tree_t *f, prop_kind kind)
+{
+    nc_count *m = malloc((cn->nplaces ? cn->nplaces : 1) * sizeof *m);
+    if (!m)
+        return 0;
+    memcpy(m, cn->initial, cn->nplaces * sizeof *m);
+    nc_count *at_loop = NULL;
+    int ok = 1;
+    if (res->loop_start < res->run_len && !(at_loop = malloc((cn->nplaces ? cn->nplaces : 1) *
+                                                             sizeof *at_loop)))
+        ok = 0;
+    for (size_t i = 0; ok && i < res->run_len; i++) {
+        uint32_t t = res->run[i];
+        if (i == res->loop_start)
+            memcpy(at_loop, m, cn->nplaces * sizeof *m);
+        ok = t < cn->ntransitions && cn_enabled(cn, m, t) && cn_fire(cn, m, t) == 0;
+    }
+    /* a lasso's loop leads back to where it started; a run that ends in a
+     * deadlock ends in one */
+    if (ok && at_loop)
+        ok = !memcmp(at_loop, m, cn->nplaces * sizeof *m);
+    if (ok && res->loop_start == res->run_len)
+        for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
+            ok = !cn_enabled(cn, m, t);
+    free(at_loop);
+    if (ok && res->loop_start == RESULT_NO_LOOP) {
+        if (kind == KIND_DL) {
+            for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
+                ok = !cn_enabled(cn, m, t);
+        } else if (kind == KIND_REACH && f) {
+            ok = cn_state_holds(cn, f, m) == 1;
+        }
+    }
+    free(m);
+    return ok;
 }

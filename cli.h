@@ -16,6 +16,20 @@ int report_result(FILE *out, net_t *net, outputfunc_t print_run, const result_t 
                   int quiet, double seconds);
 void report_statistics(FILE *err, const result_t *res);
 
+/* Replays a checker's run on the net: every step enabled, a loop closed, a
+ * deadlock ending dead, a dl/reach run ending where it claims.  A checker
+ * bug must never reach the user as a wrong witness. */
+int replay_ok(const cnet_t *cn, const result_t *res, const tree_t *f, prop_kind kind);
+
+/* proplist.c: checks every property of a file of several (RERS), prints a
+ * block per property with the expected answer beside mck's and a summary.
+ * Exit status: 1 if an answer contradicts the expected one, else 3 if one
+ * is unknown, else 0.  require_expected: every property must carry one. */
+typedef struct prop_entry prop_entry;
+int check_property_list(net_t *net, const input_type *it, const checker_type *chk,
+                        prop_entry *props, size_t n, check_options *opt, int quiet,
+                        int verbose, int require_expected, const char *path);
+
 /* Writes the result as a propertiesverdict file; -1 after an error message. */
 int write_verdict_file(const char *path, net_t *net, const char *property, prop_kind kind,
                        const result_t *res);

@@ -33,6 +33,8 @@ static const input_type input_types[] = {
      "SENIL, the Kit's language for 1-safe nets typed by hand (kit-overview.md §5)"},
     {"cfa", ".cfa", cfa_read, cfa_formula, cfa_output,
      "CFA, communicating finite automata with variables, channels, stacks (cfa-format.md)"},
+    {"rers", ".dot", rers_read, rers_formula, rers_output,
+     "RERS parallel LTL systems: LTSs as Graphviz .dot (rers-format.md)"},
 };
 #define N_INPUT_TYPES (sizeof input_types / sizeof input_types[0])
 
@@ -156,6 +158,10 @@ static void print_help(FILE *out)
         "      --timeout S      give up (UNKNOWN) after S seconds\n"
         "      --mem MB         memory budget of the state store (UNKNOWN when exhausted)\n"
         "      --xml FILE       also write the verdict and its run as propertiesverdict XML\n"
+        "      --expect         the property file's expected answers must be there (RERS);\n"
+        "                       they are compared whenever present: exit 1 on a disagreement\n"
+        "      --finite-runs repeat|ignore  LTL on runs ending in a deadlock: the dead state\n"
+        "                       repeats (default) or the run is ignored (default for rers)\n"
         "\n"
         "output: 'Result: YES.', 'Result: NO.' or 'Result: UNKNOWN (reason).', then the run\n"
         "under 'Witness:' or 'Counterexample:', then 'Time needed: T seconds'.\n"
@@ -336,51 +342,50 @@ static int parse_spec(const char *spec, const char **lang, char *langbuf, size_t
     return 0;
 }
 
-/* Replays a run on the net: every step enabled, and the end as claimed.
- * A checker bug must never reach the user as a wrong witness. */
-static int replay_ok(const cnet_t *cn, const result_t *res, const tree_t *f, prop_kind kind)
-{
-    nc_count *m = malloc((cn->nplaces ? cn->nplaces : 1) * sizeof *m);
-    if (!m)
-        return 0;
-    memcpy(m, cn->initial, cn->nplaces * sizeof *m);
-    nc_count *at_loop = NULL;
-    int ok = 1;
-    if (res->loop_start < res->run_len && !(at_loop = malloc((cn->nplaces ? cn->nplaces : 1) *
-                                                             sizeof *at_loop)))
-        ok = 0;
-    for (size_t i = 0; ok && i < res->run_len; i++) {
-        uint32_t t = res->run[i];
-        if (i == res->loop_start)
-            memcpy(at_loop, m, cn->nplaces * sizeof *m);
-        ok = t < cn->ntransitions && cn_enabled(cn, m, t) && cn_fire(cn, m, t) == 0;
-    }
-    /* a lasso's loop leads back to where it started; a run that ends in a
-     * deadlock ends in one */
-    if (ok && at_loop)
-        ok = !memcmp(at_loop, m, cn->nplaces * sizeof *m);
-    if (ok && res->loop_start == res->run_len)
-        for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
-            ok = !cn_enabled(cn, m, t);
-    free(at_loop);
-    if (ok && res->loop_start == RESULT_NO_LOOP) {
-        if (kind == KIND_DL) {
-            for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
-                ok = !cn_enabled(cn, m, t);
-        } else if (kind == KIND_REACH && f) {
-            ok = cn_state_holds(cn, f, m) == 1;
-        }
-    }
-    free(m);
-    return ok;
-}
-
 typedef struct check_args {
     const char *lang, *checker, *kind, *xml;
     const char *model, *property;
     check_options opt;
     int quiet, verbose;
+    int expect;             /* --expect: the property file must give answers */
+    int finite_runs;        /* --finite-runs: 0 the language's default, 1 repeat, 2 ignore */
 } check_args;
+
+/* Languages whose property files may hold several numbered properties. */
+static const struct {
+    const char *lang;
+    int (*read)(const char *path, net_t *net, prop_entry **out, size_t *n);
+} property_lists[] = {
+    {"rers", rers_properties},
+};
+
+static int run_property_list(check_args *a, const input_type *it, const checker_type *chk,
+                             net_t *net, int *handled)
+{
+    *handled = 0;
+    for (size_t i = 0; i < sizeof property_lists / sizeof property_lists[0]; i++) {
+        if (strcmp(property_lists[i].lang, it->name))
+            continue;
+        prop_entry *v;
+        size_t n;
+        if (property_lists[i].read(a->property, net, &v, &n) < 0) {
+            *handled = 1;
+            return EXIT_ERROR;
+        }
+        if (!n)
+            return 0;   /* a plain formula file */
+        *handled = 1;
+        int rc = a->xml ? (nc_error(a->xml, 0, "--xml takes one property, not a list"), EXIT_ERROR)
+                        : check_property_list(net, it, chk, v, n, &a->opt, a->quiet, a->verbose,
+                                              a->expect, a->property);
+        prop_list_free(v, n);
+        return rc;
+    }
+    if (a->expect)
+        *handled = 1;
+    return a->expect ? (nc_error(a->property, 0, "--expect: %s property files hold no expected "
+                                 "answers", it->name), EXIT_ERROR) : 0;
+}
 
 static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
 {
@@ -396,6 +401,14 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     net_t *net = read_model(it, a->model);
     if (!net)
         return EXIT_ERROR;
+    a->opt.ltl_infinite_only = a->finite_runs ? a->finite_runs == 2 : net->ltl_infinite_only;
+    if (a->property && (kind == KIND_AUTO || kind == KIND_LTL)) {
+        int handled, rc = run_property_list(a, it, chk, net, &handled);
+        if (handled) {
+            nc_free_net(net);
+            return rc;
+        }
+    }
     tree_t *f = NULL;
     if (a->property) {
         f = it->formfunc(a->property, net, &kind);
@@ -443,7 +456,7 @@ out:
 
 static int cmd_check(int argc, char **argv, const char *kit_spec)
 {
-    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML };
+    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE };
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"kind", required_argument, NULL, 'k'},
@@ -454,6 +467,8 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"mem", required_argument, NULL, OPT_MEM},
         {"xml", required_argument, NULL, OPT_XML},
+        {"expect", no_argument, NULL, OPT_EXPECT},
+        {"finite-runs", required_argument, NULL, OPT_FINITE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -482,6 +497,15 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
                 return usage_error("bad memory budget '%s' (megabytes)", optarg);
             break;
         case OPT_XML: a.xml = optarg; break;
+        case OPT_EXPECT: a.expect = 1; break;
+        case OPT_FINITE:
+            if (!strcmp(optarg, "repeat"))
+                a.finite_runs = 1;
+            else if (!strcmp(optarg, "ignore"))
+                a.finite_runs = 2;
+            else
+                return usage_error("--finite-runs takes 'repeat' or 'ignore', not '%s'", optarg);
+            break;
         case 'h': print_help(stdout); return 0;
         default: return usage_error("%s", "bad option");
         }

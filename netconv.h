@@ -65,6 +65,10 @@ typedef struct net {
     nc_unit *units;
     size_t nunits, cap_units;
     int units_claim_safe;   /* the source asserts the net is 1-safe */
+    /* The language's LTL properties are about infinite runs only: a run
+     * that ends in a deadlock is no counterexample (RERS, rers-format.md
+     * §4.3).  Otherwise the dead marking repeats forever. */
+    int ltl_infinite_only;
 
     /* Language-owned data (e.g. CFA automata), freed with the net. */
     void *lang_data;

@@ -38,6 +38,9 @@ typedef struct check_options {
     int progress;              /* print progress on stderr */
     int verbose;
     int want_run;              /* compute evidence */
+    /* LTL: runs that end in a deadlock do not count (RERS) instead of
+     * repeating the dead marking forever (the Kit's and the MCC's reading) */
+    int ltl_infinite_only;
     volatile int *interrupted; /* set asynchronously (signals); may be NULL */
 } check_options;
 

@@ -89,6 +89,14 @@ tree_t *tree_fireable(const uint32_t *trans, uint32_t n)
     return t;
 }
 
+tree_t *tree_action(const uint32_t *trans, uint32_t n)
+{
+    tree_t *t = tree_fireable(trans, n);
+    if (t)
+        t->op = T_ACTION;
+    return t;
+}
+
 tree_t *tree_bound(const uint32_t *places, uint32_t n)
 {
     tree_t *t = node(T_BOUND);
@@ -280,10 +288,21 @@ int tree_has_ltl(const tree_t *t)
     return any_op(t, is_ltl_op);
 }
 
+static int is_action_op(tree_op op)
+{
+    return op == T_ACTION;
+}
+
+int tree_has_action(const tree_t *t)
+{
+    return any_op(t, is_action_op);
+}
+
 static int same_leaf(const tree_t *a, const tree_t *b)
 {
     switch (a->op) {
     case T_FIREABLE:
+    case T_ACTION:
     case T_BOUND:
         return a->n == b->n && (a->n == 0 || memcmp(a->items, b->items, a->n * sizeof *a->items) == 0);
     case T_CMP:

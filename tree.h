@@ -18,6 +18,8 @@ typedef enum {
     /* state formulas */
     T_TRUE, T_FALSE, T_DEADLOCK,
     T_FIREABLE,   /* some transition of trans[0..n) is enabled */
+    T_ACTION,     /* the transition taken at this position of a run is one of
+                     trans[0..n): RERS's action propositions, only in LTL */
     T_CMP,        /* sum(coef[i] * M(place[i])) + constant REL 0 */
     T_NOT, T_AND, T_OR, T_IMPLIES, T_IFF,
     /* LTL path operators */
@@ -61,6 +63,7 @@ typedef struct tree {
 tree_t *tree_const(int value);
 tree_t *tree_deadlock(void);
 tree_t *tree_fireable(const uint32_t *trans, uint32_t n);
+tree_t *tree_action(const uint32_t *trans, uint32_t n);
 tree_t *tree_cmp(const lin_term *terms, uint32_t nterms, int64_t constant, rel_op rel);
 tree_t *tree_bound(const uint32_t *places, uint32_t n);
 tree_t *tree_unary(tree_op op, tree_t *child);
@@ -73,6 +76,7 @@ void tree_free(tree_t *t);
 int tree_is_state_formula(const tree_t *t);   /* no temporal operator */
 int tree_has_ctl(const tree_t *t);            /* any path-quantified op */
 int tree_has_ltl(const tree_t *t);            /* any X F G U R */
+int tree_has_action(const tree_t *t);         /* any T_ACTION */
 int tree_equal(const tree_t *a, const tree_t *b);
 size_t tree_size(const tree_t *t);
 

@@ -111,6 +111,7 @@ static void print_leaf(FILE *out, const tree_t *t)
     case T_FALSE: fputs("false", out); break;
     case T_DEADLOCK: fputs("deadlock", out); break;
     case T_FIREABLE: print_items(out, t, "fireable", 't'); break;
+    case T_ACTION: print_items(out, t, "action", 't'); break;
     case T_BOUND: print_items(out, t, "bound", 'p'); break;
     case T_CMP: print_cmp(out, t); break;
     default: fputs("?", out); break;

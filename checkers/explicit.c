@@ -83,7 +83,7 @@ void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         return;
     }
     if (kind == KIND_LTL && formula) {
-        ltl_run(cn, formula, opt, LTL_STUTTER, res);
+        ltl_run(cn, formula, opt, opt->ltl_infinite_only ? LTL_INFINITE : LTL_STUTTER, res);
         return;
     }
     double start = mono_now();
@@ -114,7 +114,7 @@ static int state_ops_only(const tree_t *t)
 {
     if (!t)
         return 1;
-    if (t->op > T_IFF)
+    if (t->op > T_IFF || t->op == T_ACTION)
         return 0;
     return state_ops_only(t->l) && state_ops_only(t->r);
 }
@@ -132,13 +132,17 @@ int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
     case KIND_REACH:
         if (t && state_ops_only(t))
             return 1;
-        snprintf(why, whylen, "explicit checker: reach needs a state formula");
+        snprintf(why, whylen, t && tree_has_action(t) ?
+                 "explicit checker: action propositions are properties of runs, for ltl only" :
+                 "explicit checker: reach needs a state formula");
         return 0;
     case KIND_CTL:
-        if (t && !tree_has_ltl(t) && no_bound(t))
+        if (t && !tree_has_ltl(t) && no_bound(t) && !tree_has_action(t))
             return 1;
-        snprintf(why, whylen, "explicit checker: ctl needs a CTL formula (no X, F, G, U, R "
-                              "without a path quantifier)");
+        snprintf(why, whylen, tree_has_action(t) ?
+                 "explicit checker: action propositions are properties of runs, for ltl only" :
+                 "explicit checker: ctl needs a CTL formula (no X, F, G, U, R without a path "
+                 "quantifier)");
         return 0;
     case KIND_LTL:
         if (t && !tree_has_ctl(t) && no_bound(t))

@@ -55,6 +55,7 @@ typedef struct product {
     uint32_t *dplace;       /* a successor's changes: places and deltas */
     int64_t *ddelta;
     uint32_t m_of;
+    uint8_t **per_step;     /* per automaton state and edge: a condition names actions */
     size_t bytes, budget;
     double deadline;
     volatile int *interrupted;
@@ -132,6 +133,22 @@ static void load(product *P, uint32_t id)
     P->m_of = id;
 }
 
+/* All conditions of e hold at P->m (and, per_step, for firing t there). */
+static int edge_holds(product *P, const tgba_edge *e, uint32_t t, int per_step)
+{
+    for (uint32_t c = 0; c < e->ncond; c++) {
+        int v = per_step ? cn_step_holds(P->cn, e->cond[c], P->m, t)
+                         : cn_state_holds(P->cn, e->cond[c], P->m);
+        if (v < 0) {
+            P->gave_up = "a condition the explicit checker cannot evaluate";
+            return -1;
+        }
+        if (!v)
+            return 0;
+    }
+    return 1;
+}
+
 /* The next successor of f's state: 1 with *to, *acc, *via set; 0 when
  * there are no more; -1 on a limit. */
 static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t *via)
@@ -147,29 +164,42 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
     }
     for (; f->edge < s->nedges; f->edge++, f->t = 0, f->cond = -1) {
         const tgba_edge *e = &s->edges[f->edge];
-        if (f->cond < 0) {
-            f->cond = 1;
-            for (uint32_t c = 0; c < e->ncond && f->cond == 1; c++) {
-                int v = cn_state_holds(cn, e->cond[c], P->m);
-                if (v < 0) {
-                    P->gave_up = "a condition the explicit checker cannot evaluate";
-                    return -1;
-                }
-                f->cond = (int8_t)v;
-            }
+        /* A condition on the action taken is evaluated per step; one on
+         * the marking alone once per edge. */
+        int per_step = P->per_step && P->per_step[q] && P->per_step[q][f->edge];
+        if (f->cond < 0 && !per_step) {
+            f->cond = (int8_t)edge_holds(P, e, CN_NO_STEP, 0);
+            if (f->cond < 0)
+                return -1;
         }
-        if (!f->cond)
+        if (!per_step && !f->cond)
             continue;
         uint32_t nd = 0;
         if (f->dead) {
             if (P->mode != LTL_STUTTER || f->t)
                 continue;
             f->t = 1;
+            if (per_step) {
+                int v = edge_holds(P, e, CN_NO_STEP, 1);
+                if (v < 0)
+                    return -1;
+                if (!v)
+                    continue;
+            }
             *via = VIA_STUTTER;
         } else {
             uint32_t t = f->t;
-            while (t < cn->ntransitions && !cn_enabled(cn, P->m, t))
-                t++;
+            for (; t < cn->ntransitions; t++) {
+                if (!cn_enabled(cn, P->m, t))
+                    continue;
+                if (!per_step)
+                    break;
+                int v = edge_holds(P, e, t, 1);
+                if (v < 0)
+                    return -1;
+                if (v)
+                    break;
+            }
             if (t == cn->ntransitions)
                 continue;
             f->t = t + 1;
@@ -422,6 +452,25 @@ out:
     return rc;
 }
 
+/* Which automaton edges read the action taken (RERS's propositions). */
+static int mark_per_step(product *P)
+{
+    const tgba *a = P->a;
+    P->per_step = calloc(a->nstates ? a->nstates : 1, sizeof *P->per_step);
+    if (!P->per_step)
+        return -1;
+    for (uint32_t q = 0; q < a->nstates; q++) {
+        const tgba_state *s = &a->states[q];
+        if (!(P->per_step[q] = calloc(s->nedges ? s->nedges : 1, 1)))
+            return -1;
+        for (uint32_t k = 0; k < s->nedges; k++)
+            for (uint32_t c = 0; c < s->edges[k].ncond; c++)
+                if (tree_has_action(s->edges[k].cond[c]))
+                    P->per_step[q][k] = 1;
+    }
+    return 0;
+}
+
 void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, ltl_finite mode,
              result_t *res)
 {
@@ -457,7 +506,9 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     P.dplace = calloc(maxeff + 1, sizeof *P.dplace);
     P.ddelta = calloc(maxeff + 1, sizeof *P.ddelta);
     int r = -1;
-    if (!P.key || !P.m || !P.marked || !P.dplace || !P.ddelta)
+    if (tree_has_action(formula) && mark_per_step(&P) < 0)
+        P.gave_up = "memory budget exhausted";
+    else if (!P.key || !P.m || !P.marked || !P.dplace || !P.ddelta)
         P.gave_up = "memory budget exhausted";
     else
         r = search(&P, opt->want_run, res);
@@ -468,6 +519,10 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     res->states = P.nstates;
     res->peak_bytes = P.bytes + (P.st ? store_peak_bytes(P.st) : 0);
     res->seconds = mono_now() - start;
+    if (P.per_step)
+        for (uint32_t q = 0; q < a->nstates; q++)
+            free(P.per_step[q]);
+    free(P.per_step);
     free(P.refs);
     free(P.num);
     free(P.m);

@@ -9,4 +9,10 @@
 /* 1 or 0, or -1 when f is not a state formula. */
 int cn_state_holds(const cnet_t *cn, const tree_t *f, const nc_count *m);
 
+/* The same for the step that fires t at m (LTL over runs): action
+ * propositions (T_ACTION) hold when they name t.  t == CN_NO_STEP for
+ * the repetition of a dead marking, where no action happens. */
+#define CN_NO_STEP UINT32_MAX
+int cn_step_holds(const cnet_t *cn, const tree_t *f, const nc_count *m, uint32_t t);
+
 #endif

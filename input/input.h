@@ -27,6 +27,29 @@ tree_t *cfa_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text,
                     char *msg, size_t msglen);
 void cfa_output(FILE *out, net_t *net, const result_t *res);
 
+/* RERS parallel systems (input/rers.c, input/rersprops.c): LTSs from
+ * Graphviz .dot, action-based LTL properties.  The net and the model kept
+ * with it: input/rers.h. */
+net_t *rers_read(const char *path);
+void rers_output(FILE *out, net_t *net, const result_t *res);
+tree_t *rers_formula(const char *path, net_t *net, prop_kind *kind);
+tree_t *rers_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text,
+                     char *msg, size_t msglen);
+
+/* A file of several numbered properties (RERS): each with its formula,
+ * the kind it is checked as, and the answer the file expects. */
+typedef struct prop_entry {
+    char *name;          /* "#7" */
+    long number, line;
+    tree_t *formula;
+    prop_kind kind;
+    int expected;        /* 1 holds, 0 does not, -1 not given */
+} prop_entry;
+/* 0 with *n properties (0 when the file has no "#N:" headers: then it is
+ * one formula for the language's formula function); -1 after an error. */
+int rers_properties(const char *path, net_t *net, prop_entry **out, size_t *n);
+void prop_list_free(prop_entry *v, size_t n);
+
 /* Shared by the plain net languages (input/netlang.c): atomic propositions
  * are place names (by name, then by id), fireable() takes transition names
  * (by name, then by id); runs are printed as transition names. */
