@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cfasim.h"
+#include "runmck.h"
 #include "unit.h"
 
 static const char *mck, *top;
@@ -320,22 +321,6 @@ static void replay_bad(cfasim *m, const char *run, const char *what)
     char err[2048];
     int rc = cfasim_replay(m, run, err, sizeof err);
     CHECK(rc != 0, "cfasim rejects %s (%s)", what, rc ? err : "accepted");
-}
-
-/* run with the first occurrence of old replaced by new (old must occur). */
-static char *mutate(const char *run, const char *old, const char *new)
-{
-    const char *at = strstr(run, old);
-    if (!at) {
-        fprintf(stderr, "mutate: '%s' not in the run\n", old);
-        exit(2);
-    }
-    size_t n = strlen(run) - strlen(old) + strlen(new) + 1;
-    char *s = malloc(n);
-    if (!s)
-        exit(2);
-    snprintf(s, n, "%.*s%s%s", (int)(at - run), run, new, at + strlen(old));
-    return s;
 }
 
 static void bad_mutation(cfasim *m, const char *run, const char *old, const char *new,
@@ -757,18 +742,6 @@ static const row rows[] = {
     {"README", "buffer_stack.cfa", "ltl", "bs_busy.f", "G F \"busy\"", 1, NULL, NULL, NULL, 0, NULL, NULL},
 };
 
-static char *slurp(FILE *f)
-{
-    cs_buf b = {0};
-    char chunk[4096];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-        cs_put(&b, "%.*s", (int)k, chunk);
-    if (!b.p)
-        cs_put(&b, "%s", "");
-    return b.p;
-}
-
 /* Whitespace runs as one blank, none at the ends. */
 static void squeeze(char *s)
 {
@@ -786,39 +759,9 @@ static void squeeze(char *s)
     *w = '\0';
 }
 
-typedef struct outcome {
-    int status;
-    char *out;
-    char err[512];    /* the first line mck wrote to standard error */
-} outcome;
-
 static void run_mck(outcome *o, const char *args)
 {
-    char errfile[] = "/tmp/test_cfa.XXXXXX", cmd[16384];
-    int fd = mkstemp(errfile);
-    o->err[0] = '\0';
-    if (fd >= 0)
-        close(fd);
-    /* a checker that loops must not hang the suite */
-    const char *limit = access("/usr/bin/timeout", X_OK) == 0 ? "/usr/bin/timeout 300 " : "";
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s'%s' %s 2>'%s'", top, limit, mck, args,
-             fd >= 0 ? errfile : "/dev/null");
-    FILE *p = popen(cmd, "r");
-    o->out = p ? slurp(p) : NULL;
-    int st = p ? pclose(p) : -1;
-    o->status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    if (fd >= 0) {
-        FILE *e = fopen(errfile, "r");
-        if (e) {
-            if (!fgets(o->err, sizeof o->err, e))
-                o->err[0] = '\0';
-            o->err[strcspn(o->err, "\n")] = '\0';
-            fclose(e);
-        }
-        unlink(errfile);
-    }
-    if (!o->out)
-        o->out = calloc(1, 1);
+    run_mck_in(o, top, mck, args, 300);
 }
 
 /* The run lines of out: after the Witness:/Counterexample: line up to the
@@ -878,7 +821,7 @@ static void check_row(const row *R)
     }
     if (R->prop) {
         FILE *f = fopen(prop, "r");
-        char *text = f ? slurp(f) : NULL;
+        char *text = f ? slurp_stream(f) : NULL;
         char want[512];
         if (f)
             fclose(f);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "rerssim.h"
+#include "runmck.h"
 #include "unit.h"
 
 static const char *mck, *top;
@@ -133,22 +134,6 @@ static void replay_bad(const rerssim *m, const char *ftext, const char *run, int
     /* the reason must be the intended one, not any failure */
     CHECK(rc != 0 && strstr(err, why), "rerssim rejects %s (%s)", what, rc ? err : "accepted");
     rerssim_formula_free(f);
-}
-
-/* run with the first occurrence of old replaced by new (old must occur). */
-static char *mutate(const char *run, const char *old, const char *new)
-{
-    const char *at = strstr(run, old);
-    if (!at) {
-        fprintf(stderr, "mutate: '%s' not in the run\n", old);
-        exit(2);
-    }
-    size_t n = strlen(run) - strlen(old) + strlen(new) + 1;
-    char *s = malloc(n);
-    if (!s)
-        exit(2);
-    snprintf(s, n, "%.*s%s%s", (int)(at - run), run, new, at + strlen(old));
-    return s;
 }
 
 static void bad_mutation(const rerssim *m, const char *ftext, const char *run, const char *old,
@@ -627,68 +612,9 @@ static void check_toy(void)
 
 /* ---- mck ---- */
 
-typedef struct outcome {
-    int status;
-    char *out;
-    char err[512];   /* the first line mck wrote to standard error */
-    double secs;     /* wall clock */
-} outcome;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static char *slurp_stream(FILE *f)
-{
-    size_t n = 0, cap = 1 << 16;
-    char *s = malloc(cap);
-    size_t k;
-    while (s && (k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (n + 1 == cap) {
-            char *t = realloc(s, cap *= 2);
-            if (!t)
-                free(s);
-            s = t;
-        }
-    }
-    if (s)
-        s[n] = '\0';
-    return s;
-}
-
 static void run_mck(outcome *o, const char *args)
 {
-    char errfile[] = "/tmp/test_rers.XXXXXX", cmd[16384];
-    int fd = mkstemp(errfile);
-    o->err[0] = '\0';
-    if (fd >= 0)
-        close(fd);
-    /* a checker that loops must not hang the suite */
-    const char *limit = access("/usr/bin/timeout", X_OK) == 0 ? "/usr/bin/timeout 1800 " : "";
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s'%s' %s 2>'%s'", top, limit, mck, args,
-             fd >= 0 ? errfile : "/dev/null");
-    double t0 = now();
-    FILE *p = popen(cmd, "r");
-    o->out = p ? slurp_stream(p) : NULL;
-    int st = p ? pclose(p) : -1;
-    o->secs = now() - t0;
-    o->status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    if (fd >= 0) {
-        FILE *e = fopen(errfile, "r");
-        if (e) {
-            if (!fgets(o->err, sizeof o->err, e))
-                o->err[0] = '\0';
-            o->err[strcspn(o->err, "\n")] = '\0';
-            fclose(e);
-        }
-        unlink(errfile);
-    }
-    if (!o->out)
-        o->out = calloc(1, 1);
+    run_mck_in(o, top, mck, args, 1800);
 }
 
 #define MAXPROPS 64
