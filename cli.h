@@ -22,13 +22,18 @@ void report_statistics(FILE *err, const result_t *res);
 int replay_ok(const cnet_t *cn, const result_t *res, const tree_t *f, prop_kind kind);
 
 /* proplist.c: checks every property of a file of several (RERS), prints a
- * block per property with the expected answer beside mck's and a summary.
+ * block per property with the expected answer beside mck's and a summary,
+ * and with xml != NULL writes every verdict and its run to that file.
  * Exit status: 1 if an answer contradicts the expected one, else 3 if one
  * is unknown, else 0.  require_expected: every property must carry one. */
 typedef struct prop_entry prop_entry;
+/* The reader of property files with several numbered properties for a
+ * language (rers_properties), or NULL where a file holds one formula. */
+typedef int (*prop_list_reader)(const char *path, net_t *net, prop_entry **out, size_t *n);
+prop_list_reader property_list_reader(const input_type *language);
 int check_property_list(net_t *net, const input_type *it, const checker_type *chk,
                         prop_entry *props, size_t n, check_options *opt, int quiet,
-                        int verbose, int require_expected, const char *path);
+                        int verbose, int require_expected, const char *path, const char *xml);
 
 /* Writes the result as a propertiesverdict file; -1 after an error message. */
 int write_verdict_file(const char *path, net_t *net, const char *property, prop_kind kind,
@@ -43,5 +48,8 @@ net_t *read_model(const input_type *it, const char *path);
  * is the command's name; the exit status is returned. */
 int properties_main(int argc, char **argv, volatile int *interrupted);
 int verdicts_main(int argc, char **argv);
+/* export.c: `mck export --promela`, the model (and its RERS properties) for
+ * SPIN. */
+int export_main(int argc, char **argv);
 
 #endif

@@ -140,6 +140,7 @@ static void print_help(FILE *out)
         "       mck mcc [-v] [--xml FILE] [EXAMINATION [DIR]]   (Model Checking Contest mode)\n"
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"
+        "       mck export --promela [-t LANG] [-o FILE.pml] MODEL [PROPERTIES]   (for SPIN)\n"
         "       mck list\n"
         "       mck --plugin PATH.so COMMAND ...   (load a language plugin first; repeatable)\n"
         "       mck --help | --version\n"
@@ -169,7 +170,10 @@ static void print_help(FILE *out)
         "\n"
         "mck mcc reads DIR/model.pnml and DIR/EXAMINATION.xml (DIR: the current folder,\n"
         "EXAMINATION: $BK_EXAMINATION) and prints the contest's answer lines; the run ends\n"
-        "before $BK_TIME_CONFINEMENT seconds.  'mck mcc --help' tells more.\n",
+        "before $BK_TIME_CONFINEMENT seconds.  'mck mcc --help' tells more.\n"
+        "\n"
+        "mck export --promela writes the model, and the properties of a RERS property\n"
+        "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n",
         out);
 }
 
@@ -351,33 +355,27 @@ typedef struct check_args {
     int finite_runs;        /* --finite-runs: 0 the language's default, 1 repeat, 2 ignore */
 } check_args;
 
-/* Languages whose property files may hold several numbered properties. */
-static const struct {
-    const char *lang;
-    int (*read)(const char *path, net_t *net, prop_entry **out, size_t *n);
-} property_lists[] = {
-    {"rers", rers_properties},
-};
-
 static int run_property_list(check_args *a, const input_type *it, const checker_type *chk,
                              net_t *net, int *handled)
 {
     *handled = 0;
-    for (size_t i = 0; i < sizeof property_lists / sizeof property_lists[0]; i++) {
-        if (strcmp(property_lists[i].lang, it->name))
-            continue;
+    prop_list_reader read = property_list_reader(it);
+    if (read) {
         prop_entry *v;
         size_t n;
-        if (property_lists[i].read(a->property, net, &v, &n) < 0) {
+        if (read(a->property, net, &v, &n) < 0) {
             *handled = 1;
             return EXIT_ERROR;
         }
-        if (!n)
+        if (!n && !a->expect)
             return 0;   /* a plain formula file */
         *handled = 1;
-        int rc = a->xml ? (nc_error(a->xml, 0, "--xml takes one property, not a list"), EXIT_ERROR)
-                        : check_property_list(net, it, chk, v, n, &a->opt, a->quiet, a->verbose,
-                                              a->expect, a->property);
+        if (!n) {
+            nc_error(a->property, 0, "--expect: no numbered properties with answers in this file");
+            return EXIT_ERROR;
+        }
+        int rc = check_property_list(net, it, chk, v, n, &a->opt, a->quiet, a->verbose,
+                                     a->expect, a->property, a->xml);
         prop_list_free(v, n);
         return rc;
     }
@@ -595,6 +593,8 @@ int main(int argc, char **argv)
         return properties_main(argc - 1, argv + 1, &interrupted);
     if (!strcmp(cmd, "verdicts"))
         return verdicts_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "export"))
+        return export_main(argc - 1, argv + 1);
     if (strchr(cmd, ':'))
         return cmd_check(argc - 1, argv + 1, cmd);
     return usage_error("unknown command '%s'", cmd);

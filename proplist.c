@@ -5,7 +5,9 @@
  * told loudly when mck disagrees with a published solution. */
 #include "cli.h"
 #include "input/input.h"
+#include "verdicts/verdicts.h"
 
+#include <string.h>
 #include <time.h>
 
 static double now(void)
@@ -15,9 +17,25 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* Languages whose property files may hold several numbered properties. */
+static const struct {
+    const char *lang;
+    prop_list_reader read;
+} property_lists[] = {
+    {"rers", rers_properties},
+};
+
+prop_list_reader property_list_reader(const input_type *language)
+{
+    for (size_t i = 0; i < sizeof property_lists / sizeof property_lists[0]; i++)
+        if (!strcmp(property_lists[i].lang, language->name))
+            return property_lists[i].read;
+    return NULL;
+}
+
 int check_property_list(net_t *net, const input_type *it, const checker_type *chk,
                         prop_entry *props, size_t n, check_options *opt, int quiet,
-                        int verbose, int require_expected, const char *path)
+                        int verbose, int require_expected, const char *path, const char *xml)
 {
     if (require_expected)
         for (size_t i = 0; i < n; i++)
@@ -29,6 +47,11 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
     const cnet_t *cn = nc_compile(net);
     if (!cn)
         return 2;
+    verdictset_t *vs = xml ? vs_create(net->name) : NULL;
+    if (xml && !vs) {
+        nc_error(xml, 0, "out of memory");
+        return 2;
+    }
     size_t agree = 0, disagree = 0, unknown = 0, expected = 0;
     double start = now();
     for (size_t i = 0; i < n; i++) {
@@ -37,17 +60,19 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
         if (!(chk->kinds & KINDS_BIT(p->kind)) || !chk->accepts(p->formula, p->kind, why, sizeof why)) {
             nc_error(path, p->line, "property %s: %s", p->name,
                      why[0] ? why : "the checker does not support this kind");
+            vs_free(vs);
             return 2;
         }
         result_t res;
         result_init(&res);
-        opt->want_run = !quiet;
+        opt->want_run = !quiet || xml;
         double t0 = now();
         chk->run(cn, p->formula, p->kind, opt, &res);
         if ((res.run_len || res.loop_start != RESULT_NO_LOOP) &&
             !replay_ok(cn, &res, p->formula, p->kind)) {
             fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
             result_clear(&res);
+            vs_free(vs);
             return 2;
         }
         printf("Property %s: ", p->name);
@@ -66,6 +91,11 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
                                                                     : " (DISAGREES)");
         if (verbose)
             report_statistics(stderr, &res);
+        if (vs && !vs_add_result(vs, prop_kind_name(p->kind), p->name, net, &res)) {
+            result_clear(&res);
+            vs_free(vs);
+            return 2;
+        }
         result_clear(&res);
         fflush(stdout);
     }
@@ -74,5 +104,9 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
         printf("; of %zu with an expected answer, %zu agree, %zu disagree", expected, agree,
                disagree);
     printf("\nTime needed: %.2f seconds\n", now() - start);
-    return disagree ? 1 : unknown ? 3 : 0;
+    int rc = disagree ? 1 : unknown ? 3 : 0;
+    if (vs && vs_write_file(vs, xml) < 0)
+        rc = 2;
+    vs_free(vs);
+    return rc;
 }

@@ -192,4 +192,16 @@ run info -v "$data/handwritten.dot"
 [ "$rc" -eq 0 ] && has "places: 6" && has "partition: 3 units (the file claims the net is safe)" &&
     [ "$(grep '^transition ' "$tmp.out" | tr '\n' ' ')" = "transition put transition work transition get transition _use2 " ]
 report $? "handwritten: strict, comments, attributes, blanks in labels, undeclared nodes" "status $rc"
+# a property list with --xml: one verdict per property, each run as labels
+toyprops="$SHARED/rers/handmade/toy-properties-with-solution.txt"
+if [ -f "$toyprops" ] && [ -f "$SHARED/rers/handmade/toy.dot" ]; then
+    run check -q --xml "$tmp.xml" rers:explicit-ltl "$SHARED/rers/handmade/toy.dot" "$toyprops"
+    [ "$rc" -eq 0 ] && [ "$(grep -c '<verdict ' "$tmp.xml")" -eq 10 ] &&
+        [ "$(grep -c 'value="false"' "$tmp.xml")" -eq 4 ] &&
+        grep -q '<step transition="put" name="put" label="put"/>' "$tmp.xml" &&
+        xmllint --noout --relaxng "$TOP/verdicts/propertiesverdict.rng" "$tmp.xml" 2>/dev/null
+    report $? "toy property list --xml: 10 verdicts, 4 false with runs of labels, valid" "status $rc"
+else
+    echo "skip - rers toy --xml: the RERS data of ../shared is absent"
+fi
 exit 0
