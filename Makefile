@@ -97,7 +97,71 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status autom4te.cache configure
 
-.PHONY: all check install uninstall clean distclean
+# ---- fuzzing (tests/fuzz/README.md) ----
+# libFuzzer targets for every reader.  Not part of all or check: it needs
+# clang, and its objects carry sanitizer and coverage instrumentation, so
+# the library is compiled a second time into build-fuzz/ and the normal
+# build's objects are never touched.  The lowered CFA limits keep each input
+# at milliseconds (input/cfa/cfanet.c).
+FUZZ_CC ?= clang
+FUZZ_DIR = build-fuzz
+FUZZ_RUNS ?= 100000
+# Per-target libFuzzer options; -close_fd_mask=2 silences the readers'
+# error messages (the sanitizers' reports still appear).
+FUZZ_FLAGS ?= -timeout=60 -rss_limit_mb=2048 -close_fd_mask=2
+FUZZ_TARGETS ?= cfa pnml pep senil rers formula mccxml verdicts
+FUZZ_SAN = -fsanitize=address,undefined
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -I. -Iformula \
+              $(XML_CFLAGS) $(CGRAPH_CFLAGS) -g -O1 $(FUZZ_SAN) \
+              -DCFA_MAX_CHOICES=200000u -DCFA_MAX_NET_TRANSITIONS=100000u -DCFA_MAX_PLACES=20000u \
+              -DRERS_MAX_TRANSITIONS=100000u -DRERS_MAX_ARCS=1000000u \
+              -DMCK_VERSION='"$(VERSION)"' -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
+FUZZ_LIBOBJ := $(addprefix $(FUZZ_DIR)/,$(LIBOBJ))
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+
+fuzz-build: $(FUZZ_BIN)
+
+# fuzzer-no-link: coverage instrumentation without libFuzzer's main, which
+# only the targets link.
+$(FUZZ_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_LIBOBJ): | $(YGEN:.c=.h)
+
+$(FUZZ_DIR)/libmck.a: $(FUZZ_LIBOBJ)
+	rm -f $@
+	ar rcs $@ $(FUZZ_LIBOBJ)
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_DIR)/libmck.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libmck.a $(ALL_LIBS)
+
+# Each target runs FUZZ_RUNS inputs on build-fuzz/corpus/TARGET, which
+# keeps what earlier runs found and gets the seeds added again.  The three
+# XML readers share xml.dict, RERS uses dot.dict, the others TARGET.dict.
+# Findings land in build-fuzz/artifacts/TARGET/; a failing target does not
+# stop the others, but fails the run at the end.
+fuzz: fuzz-build
+	@fail=; for t in $(FUZZ_TARGETS); do \
+	  c=$(FUZZ_DIR)/corpus/$$t; a=$(FUZZ_DIR)/artifacts/$$t; log=$(FUZZ_DIR)/log/$$t.log; \
+	  mkdir -p $$c $$a $(FUZZ_DIR)/log && cp tests/fuzz/seeds/$$t/* $$c/ || exit 1; \
+	  case $$t in pnml|mccxml|verdicts) dict=xml;; rers) dict=dot;; *) dict=$$t;; esac; \
+	  [ -f tests/fuzz/$$dict.dict ] && dict=-dict=tests/fuzz/$$dict.dict || dict=; \
+	  echo "fuzz_$$t: $(FUZZ_RUNS) runs, log $$log"; \
+	  if $(FUZZ_DIR)/fuzz_$$t -runs=$(FUZZ_RUNS) $(FUZZ_FLAGS) -print_final_stats=1 \
+	       $$dict -artifact_prefix=$$a/ $$c >$$log 2>&1; then \
+	    grep -E '^(Done|stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb))' $$log | \
+	      sed 's/^/  /'; \
+	  else \
+	    echo "  FAILED (exit $$?); artifacts in $$a:"; tail -n 40 $$log | sed 's/^/  /'; fail="$$fail $$t"; \
+	  fi; \
+	done; \
+	if [ -n "$$fail" ]; then echo "fuzz: findings in:$$fail"; exit 1; fi
+
+fuzz-clean:
+	rm -rf $(FUZZ_DIR)
+
+.PHONY: all check install uninstall clean distclean fuzz fuzz-build fuzz-clean
 .SECONDARY: $(YGEN) $(YGEN:.c=.h) $(LGEN)
 
--include $(LIBOBJ:.o=.d) main.d
+-include $(LIBOBJ:.o=.d) main.d $(FUZZ_LIBOBJ:.o=.d)

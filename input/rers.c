@@ -38,8 +38,12 @@
 
 /* Far beyond any RERS system (31353 transitions for the largest seen); a
  * label shared by many LTSs with many edges each multiplies out fast. */
+#ifndef RERS_MAX_TRANSITIONS   /* a fuzzing build lowers them (tests/fuzz/README.md) */
 #define RERS_MAX_TRANSITIONS 10000000u
+#endif
+#ifndef RERS_MAX_ARCS
 #define RERS_MAX_ARCS 50000000u
+#endif
 
 #define NO_LABEL "\001mck: no label"
 #define NONE UINT32_MAX
