@@ -88,6 +88,35 @@ typedef struct cfa_model {
 } cfa_model;
 
 void cfa_model_free(cfa_model *m);
+/* The declaration named name, or -1. */
+int64_t cfa_find_decl(const cfa_model *m, const char *name);
+
+/* The place layout of §5.1, shared by the translation, the propositions
+ * and the decoding of markings.  A range's size saturates (a full 64-bit
+ * range); the net is only built once every size fits (cfanet.c). */
+static inline uint64_t cfa_range_size(const cfa_decl *d)
+{
+    uint64_t span = (uint64_t)d->hi - (uint64_t)d->lo;
+    return span == UINT64_MAX ? UINT64_MAX : span + 1;
+}
+
+/* v's position in d's range: the offset of place x=v, or of c[i]=v in a slot */
+static inline uint32_t cfa_offset(const cfa_decl *d, int64_t v)
+{
+    return (uint32_t)((uint64_t)v - (uint64_t)d->lo);
+}
+
+/* buffers: the place c.len=l */
+static inline uint32_t cfa_len_place(const cfa_decl *d, uint32_t l)
+{
+    return d->first_place + l;
+}
+
+/* buffers: the place c[slot]=lo, first of that slot's places */
+static inline uint32_t cfa_slot_first(const cfa_decl *d, uint32_t slot)
+{
+    return d->first_place + d->capacity + 1 + slot * (uint32_t)cfa_range_size(d);
+}
 void cfa_expr_free(cfa_expr *e);
 
 /* Parses a file into a model; NULL after one "FILE:LINE: message". */

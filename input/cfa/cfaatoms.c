@@ -122,25 +122,12 @@ static int split(const char *s, ap_text *a)
     return 0;
 }
 
-static int64_t find_decl(const cfa_model *m, const char *name)
-{
-    for (size_t i = 0; i < m->ndecls; i++)
-        if (!strcmp(m->decls[i].name, name))
-            return (int64_t)i;
-    return -1;
-}
-
 static int64_t find_automaton(const cfa_model *m, const char *name, size_t len)
 {
     for (size_t i = 0; i < m->nauts; i++)
         if (strlen(m->auts[i].name) == len && !strncmp(m->auts[i].name, name, len))
             return (int64_t)i;
     return -1;
-}
-
-static uint64_t range_size(const cfa_decl *d)
-{
-    return (uint64_t)d->hi - (uint64_t)d->lo + 1;
 }
 
 /* Rule 1: A.s */
@@ -162,7 +149,7 @@ static int64_t state_place(const cfa_model *m, const char *s)
 static tree_t *variable_cmp(const cfa_decl *d, const ap_text *a)
 {
     places p = { 0 };
-    uint64_t r = range_size(d);
+    uint64_t r = cfa_range_size(d);
     for (uint64_t i = 0; i < r; i++)
         if (holds((int64_t)((uint64_t)d->lo + i), a->op, a->k) &&
             places_add(&p, d->first_place + (uint32_t)i, 1) < 0) {
@@ -176,28 +163,23 @@ static tree_t *length_cmp(const cfa_decl *d, rel_op op, int64_t k)
 {
     places p = { 0 };
     for (uint32_t l = 0; l <= d->capacity; l++)
-        if (holds(l, op, k) && places_add(&p, d->first_place + l, 1) < 0) {
+        if (holds(l, op, k) && places_add(&p, cfa_len_place(d, l), 1) < 0) {
             free(p.v);
             return NULL;
         }
     return any_marked(&p);
 }
 
-static uint32_t slot_place(const cfa_decl *d, uint32_t slot, uint64_t offset)
-{
-    return d->first_place + d->capacity + 1 + slot * (uint32_t)range_size(d) + (uint32_t)offset;
-}
-
 /* Rule 5.  A channel's oldest value is always in slot 0 (§5.1's canonical
  * slots); a stack's top is in slot len-1, so its test names the length. */
 static tree_t *front_cmp(const cfa_decl *d, const ap_text *a)
 {
-    uint64_t r = range_size(d);
+    uint64_t r = cfa_range_size(d);
     if (d->kind == CFA_CHAN) {
         places p = { 0 };
         for (uint64_t i = 0; i < r; i++)
             if (holds((int64_t)((uint64_t)d->lo + i), a->op, a->k) &&
-                places_add(&p, slot_place(d, 0, i), 1) < 0) {
+                places_add(&p, cfa_slot_first(d, 0) + (uint32_t)i, 1) < 0) {
                 free(p.v);
                 return NULL;
             }
@@ -206,10 +188,10 @@ static tree_t *front_cmp(const cfa_decl *d, const ap_text *a)
     tree_t *any = tree_const(0);
     for (uint32_t l = 1; l <= d->capacity && any; l++) {
         places p = { 0 };
-        int bad = places_add(&p, d->first_place + l, 1) < 0;
+        int bad = places_add(&p, cfa_len_place(d, l), 1) < 0;
         for (uint64_t i = 0; i < r && !bad; i++)
             if (holds((int64_t)((uint64_t)d->lo + i), a->op, a->k))
-                bad = places_add(&p, slot_place(d, l - 1, i), 1) < 0;
+                bad = places_add(&p, cfa_slot_first(d, l - 1) + (uint32_t)i, 1) < 0;
         if (bad || p.n == 1) {   /* no value qualifies at this length */
             free(p.v);
             if (bad) {
@@ -261,7 +243,7 @@ static tree_t *state_formula(net_t *net, const cfa_model *m, const char *s, char
         return place_marked((uint32_t)place);
     ap_text a;
     if (split(s, &a) == 0) {
-        int64_t d = find_decl(m, a.name);
+        int64_t d = cfa_find_decl(m, a.name);
         const cfa_decl *decl = d >= 0 ? &m->decls[d] : NULL;
         tree_t *t = NULL;
         if (decl && decl->kind == CFA_VAR && !a.field[0] && a.has_op) {
@@ -300,13 +282,13 @@ not_a_form:
  * place's token count. */
 static tree_t *number(net_t *net, const cfa_model *m, const char *s, char *msg, size_t msglen)
 {
-    int64_t d = find_decl(m, s);
+    int64_t d = cfa_find_decl(m, s);
     places p = { 0 };
     if (d >= 0) {
         const cfa_decl *decl = &m->decls[d];
         int bad = 0;
         if (decl->kind == CFA_VAR) {
-            uint64_t r = range_size(decl);
+            uint64_t r = cfa_range_size(decl);
             for (uint64_t i = 0; i < r && !bad; i++) {
                 int64_t v = (int64_t)((uint64_t)decl->lo + i);
                 if (v)
@@ -314,7 +296,7 @@ static tree_t *number(net_t *net, const cfa_model *m, const char *s, char *msg, 
             }
         } else {
             for (uint32_t l = 1; l <= decl->capacity && !bad; l++)
-                bad = places_add(&p, decl->first_place + l, l) < 0;
+                bad = places_add(&p, cfa_len_place(decl, l), l) < 0;
         }
         tree_t *t = bad ? NULL : tree_cmp(p.v, p.n, 0, REL_GE);
         free(p.v);

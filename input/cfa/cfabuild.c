@@ -36,6 +36,14 @@ static void *grow(void *array, size_t *n, size_t size)
     return v;
 }
 
+int64_t cfa_find_decl(const cfa_model *m, const char *name)
+{
+    for (size_t i = 0; i < m->ndecls; i++)
+        if (!strcmp(m->decls[i].name, name))
+            return (int64_t)i;
+    return -1;
+}
+
 static cfa_automaton *current(cy_state *st)
 {
     return st->m->nauts ? &st->m->auts[st->m->nauts - 1] : NULL;
@@ -45,12 +53,12 @@ static cfa_automaton *current(cy_state *st)
  * it was declared first, or 0. */
 static long name_taken(const cfa_model *m, const char *name, const char **what)
 {
-    for (size_t i = 0; i < m->ndecls; i++)
-        if (!strcmp(m->decls[i].name, name)) {
-            *what = m->decls[i].kind == CFA_VAR ? "variable" :
-                    m->decls[i].kind == CFA_CHAN ? "channel" : "stack";
-            return m->decls[i].line;
-        }
+    int64_t d = cfa_find_decl(m, name);
+    if (d >= 0) {
+        *what = m->decls[d].kind == CFA_VAR ? "variable" :
+                m->decls[d].kind == CFA_CHAN ? "channel" : "stack";
+        return m->decls[d].line;
+    }
     for (size_t i = 0; i < m->nauts; i++)
         if (!strcmp(m->auts[i].name, name)) {
             *what = "automaton";
@@ -352,16 +360,14 @@ int cy_item_pred(cy_state *st, cfa_expr *e, long line)
 /* The buffer of a send or receive; -1 after an error. */
 static int64_t buffer_ref(cy_state *st, const char *name, const char *op, long line)
 {
-    for (size_t i = 0; i < st->m->ndecls; i++)
-        if (!strcmp(st->m->decls[i].name, name)) {
-            if (st->m->decls[i].kind == CFA_VAR) {
-                cy_error(st, line, "'%s' is a variable, not a channel or stack: '%s' %s", name,
-                         op, *op == '!' ? "sends to a buffer" : "receives from a buffer");
-                return -1;
-            }
-            return (int64_t)i;
-        }
-    cy_error(st, line, "undeclared channel or stack '%s'", name);
+    int64_t d = cfa_find_decl(st->m, name);
+    if (d < 0)
+        cy_error(st, line, "undeclared channel or stack '%s'", name);
+    else if (st->m->decls[d].kind == CFA_VAR)
+        cy_error(st, line, "'%s' is a variable, not a channel or stack: '%s' %s", name, op,
+                 *op == '!' ? "sends to a buffer" : "receives from a buffer");
+    else
+        return d;
     return -1;
 }
 
@@ -386,9 +392,7 @@ int cy_item_recv(cy_state *st, char *buffer, char *var, long line)
     int64_t b = buffer_ref(st, buffer, "?", line);
     int64_t target = -1;
     if (b >= 0) {
-        for (size_t i = 0; i < st->m->ndecls; i++)
-            if (!strcmp(st->m->decls[i].name, var))
-                target = (int64_t)i;
+        target = cfa_find_decl(st->m, var);
         if (target < 0)
             cy_error(st, line, "undeclared variable '%s'", var);
         else if (st->m->decls[target].kind != CFA_VAR) {

@@ -49,17 +49,9 @@ cfa_expr *cy_bool(cy_state *st, int v)
     return node(st, v ? CE_TRUE : CE_FALSE, 1);
 }
 
-static int64_t find_decl(const cfa_model *m, const char *name)
-{
-    for (size_t i = 0; i < m->ndecls; i++)
-        if (!strcmp(m->decls[i].name, name))
-            return (int64_t)i;
-    return -1;
-}
-
 cfa_expr *cy_var(cy_state *st, char *name, cfa_op which, long line)
 {
-    int64_t d = find_decl(st->m, name);
+    int64_t d = cfa_find_decl(st->m, name);
     if (d < 0) {
         cy_error(st, line, "undeclared variable '%s'", name);
         free(name);

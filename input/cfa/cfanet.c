@@ -37,16 +37,9 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return a + b < a ? UINT64_MAX : a + b;
 }
 
-/* Number of values of a range; saturates (a full 64-bit range). */
-static uint64_t range_size(const cfa_decl *d)
-{
-    uint64_t span = (uint64_t)d->hi - (uint64_t)d->lo;
-    return sat_add(span, 1);
-}
-
 static uint64_t decl_places(const cfa_decl *d)
 {
-    uint64_t r = range_size(d);
+    uint64_t r = cfa_range_size(d);
     if (d->kind == CFA_VAR)
         return r;
     return sat_add((uint64_t)d->capacity + 1, sat_mul(d->capacity, r));
@@ -62,7 +55,7 @@ static uint64_t trans_choices(const cfa_model *m, const cfa_trans *t, unsigned *
     uint64_t n = 1;
     for (size_t d = 0; d < m->ndecls; d++) {
         const cfa_decl *decl = &m->decls[d];
-        uint64_t r = range_size(decl);
+        uint64_t r = cfa_range_size(decl);
         if (decl->kind == CFA_VAR) {
             if (uses[d] & CFA_USE_PLAIN)
                 n = sat_mul(n, r);
@@ -176,7 +169,7 @@ static int build_places(cfa_model *m, net_t *net)
     for (size_t i = 0; i < m->ndecls; i++) {
         cfa_decl *d = &m->decls[i];
         d->first_place = (uint32_t)net->nplaces;
-        uint64_t r = range_size(d);
+        uint64_t r = cfa_range_size(d);
         if (d->kind == CFA_VAR) {
             int32_t u = add_unit(net, d->name);
             if (u < 0)
@@ -215,18 +208,12 @@ static int build_places(cfa_model *m, net_t *net)
 
 static uint32_t value_place(const cfa_decl *d, int64_t v)
 {
-    return d->first_place + (uint32_t)((uint64_t)v - (uint64_t)d->lo);
-}
-
-static uint32_t len_place(const cfa_decl *d, uint32_t l)
-{
-    return d->first_place + l;
+    return d->first_place + cfa_offset(d, v);
 }
 
 static uint32_t slot_place(const cfa_decl *d, uint32_t slot, int64_t v)
 {
-    uint32_t r = (uint32_t)range_size(d);
-    return d->first_place + d->capacity + 1 + slot * r + (uint32_t)((uint64_t)v - (uint64_t)d->lo);
+    return cfa_slot_first(d, slot) + cfa_offset(d, v);
 }
 
 /* ---- transitions ---- */
@@ -340,17 +327,17 @@ static void emit(expander *x)
         const cfa_decl *d = &x->m->decls[op->decl];
         uint32_t l = op->len;
         if (op->kind == CFA_SEND) {
-            if (arc(x, NC_ARC_PT, len_place(d, l), tr) ||
-                arc(x, NC_ARC_TP, len_place(d, l + 1), tr) ||
+            if (arc(x, NC_ARC_PT, cfa_len_place(d, l), tr) ||
+                arc(x, NC_ARC_TP, cfa_len_place(d, l + 1), tr) ||
                 arc(x, NC_ARC_TP, slot_place(d, l, op->content[0]), tr))
                 return;
         } else if (d->kind == CFA_STACK) {
-            if (arc(x, NC_ARC_PT, len_place(d, l), tr) ||
+            if (arc(x, NC_ARC_PT, cfa_len_place(d, l), tr) ||
                 arc(x, NC_ARC_PT, slot_place(d, l - 1, op->content[0]), tr) ||
-                arc(x, NC_ARC_TP, len_place(d, l - 1), tr))
+                arc(x, NC_ARC_TP, cfa_len_place(d, l - 1), tr))
                 return;
         } else {
-            if (arc(x, NC_ARC_PT, len_place(d, l), tr) || arc(x, NC_ARC_TP, len_place(d, l - 1), tr))
+            if (arc(x, NC_ARC_PT, cfa_len_place(d, l), tr) || arc(x, NC_ARC_TP, cfa_len_place(d, l - 1), tr))
                 return;
             for (uint32_t s = 0; s < l; s++)
                 if (arc(x, NC_ARC_PT, slot_place(d, s, op->content[s]), tr))

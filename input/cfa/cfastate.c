@@ -40,11 +40,6 @@ void cfa_state_free(cfa_state *s)
     s->slot_start = NULL;
 }
 
-static uint64_t range_size(const cfa_decl *d)
-{
-    return (uint64_t)d->hi - (uint64_t)d->lo + 1;
-}
-
 /* The first marked place of [first, first+n) as an offset; -1 if none. */
 static int64_t marked(const nc_count *mk, uint32_t first, uint64_t n)
 {
@@ -60,7 +55,7 @@ void cfa_state_decode(const cfa_model *m, const nc_count *mk, cfa_state *s)
         s->control[a] = (int32_t)marked(mk, m->auts[a].first_place, m->auts[a].nstates);
     for (size_t i = 0; i < m->ndecls; i++) {
         const cfa_decl *d = &m->decls[i];
-        uint64_t r = range_size(d);
+        uint64_t r = cfa_range_size(d);
         if (d->kind == CFA_VAR) {
             int64_t k = marked(mk, d->first_place, r);
             s->value[i] = (int64_t)((uint64_t)d->lo + (uint64_t)(k < 0 ? 0 : k));
@@ -69,7 +64,7 @@ void cfa_state_decode(const cfa_model *m, const nc_count *mk, cfa_state *s)
         int64_t l = marked(mk, d->first_place, (uint64_t)d->capacity + 1);
         s->len[i] = l < 0 ? 0 : (uint32_t)l;
         for (uint32_t slot = 0; slot < s->len[i]; slot++) {
-            uint32_t first = d->first_place + d->capacity + 1 + slot * (uint32_t)r;
+            uint32_t first = cfa_slot_first(d, slot);
             int64_t k = marked(mk, first, r);
             s->slots[s->slot_start[i] + slot] = (int64_t)((uint64_t)d->lo + (uint64_t)(k < 0 ? 0 : k));
         }
