@@ -4,18 +4,11 @@
  * ends with a summary line.  The point of the expected answers is to be
  * told loudly when mck disagrees with a published solution. */
 #include "cli.h"
+#include "checkers/clock.h"
 #include "input/input.h"
 #include "verdicts/verdicts.h"
 
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* Languages whose property files may hold several numbered properties. */
 static const struct {
@@ -53,7 +46,7 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
         return 2;
     }
     size_t agree = 0, disagree = 0, unknown = 0, expected = 0;
-    double start = now();
+    double start = mono_now();
     for (size_t i = 0; i < n; i++) {
         prop_entry *p = &props[i];
         char why[200] = "";
@@ -66,7 +59,7 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
         result_t res;
         result_init(&res);
         opt->want_run = !quiet || xml;
-        double t0 = now();
+        double t0 = mono_now();
         chk->run(cn, p->formula, p->kind, opt, &res);
         if ((res.run_len || res.loop_start != RESULT_NO_LOOP) &&
             !replay_ok(cn, &res, p->formula, p->kind)) {
@@ -83,7 +76,7 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
             int same = (res.answer == ANSWER_YES) == (p->expected == 1);
             same ? agree++ : disagree++;
         }
-        report_result(stdout, net, it->outputfunc, &res, quiet, now() - t0);
+        report_result(stdout, net, it->outputfunc, &res, quiet, mono_now() - t0);
         if (p->expected >= 0)
             printf("Expected: %s%s\n", p->expected ? "YES" : "NO",
                    res.answer == ANSWER_UNKNOWN ? "" :
@@ -103,7 +96,7 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
     if (expected)
         printf("; of %zu with an expected answer, %zu agree, %zu disagree", expected, agree,
                disagree);
-    printf("\nTime needed: %.2f seconds\n", now() - start);
+    printf("\nTime needed: %.2f seconds\n", mono_now() - start);
     int rc = disagree ? 1 : unknown ? 3 : 0;
     if (vs && vs_write_file(vs, xml) < 0)
         rc = 2;

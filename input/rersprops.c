@@ -8,23 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "input/input.h"
-
-/* The net transitions of a label: named "label" or "label#k" by the
- * reader (input/rers.c). */
-static uint32_t *label_transitions(const net_t *net, const char *label, uint32_t *n)
-{
-    size_t len = strlen(label);
-    uint32_t *v = malloc((net->ntransitions ? net->ntransitions : 1) * sizeof *v);
-    *n = 0;
-    if (!v)
-        return NULL;
-    for (size_t t = 0; t < net->ntransitions; t++) {
-        const char *name = net->transitions[t].name;
-        if (name && !strncmp(name, label, len) && (name[len] == 0 || name[len] == '#'))
-            v[(*n)++] = (uint32_t)t;
-    }
-    return v;
-}
+#include "input/rers.h"
 
 tree_t *rers_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text, char *msg,
                      size_t msglen)
@@ -34,17 +18,21 @@ tree_t *rers_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text, 
         snprintf(msg, msglen, "\"%s\": an action has no number", text);
         return NULL;
     }
-    uint32_t n;
-    uint32_t *v = label_transitions(net, text, &n);
+    const rers_model *m = rers_model_of(net);
+    int64_t l = m ? rers_find_label(m, text) : -1;
+    if (l < 0) {
+        snprintf(msg, msglen, "unknown action \"%s\" (not a label of the system)", text);
+        return NULL;
+    }
+    /* a label's transitions are consecutive (rers.h) */
+    uint32_t n = m->label_count[l];
+    uint32_t *v = malloc((n ? n : 1) * sizeof *v);
     if (!v) {
         snprintf(msg, msglen, "out of memory");
         return NULL;
     }
-    if (n == 0) {
-        free(v);
-        snprintf(msg, msglen, "unknown action \"%s\" (not a label of the system)", text);
-        return NULL;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = m->label_first[l] + i;
     tree_t *t = pos == AP_FIREABLE ? tree_fireable(v, n) : tree_action(v, n);
     free(v);
     if (!t)
