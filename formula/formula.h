@@ -38,5 +38,7 @@ typedef struct formula_opts {
 } formula_opts;
 tree_t *formula_parse_text(const char *text, const char *name, const formula_opts *opts,
                            net_t *net, void *lang_data, ap_resolver resolve, prop_kind *kind);
+tree_t *formula_parse_file_opts(const char *path, const formula_opts *opts, net_t *net,
+                                void *lang_data, ap_resolver resolve, prop_kind *kind);
 
 #endif

@@ -4,8 +4,8 @@
  * DTD that declares an entity stops the parse, so an entity bomb fails with
  * one message instead of eating memory. */
 #include "mccxml.h"
+#include "readfile.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -856,43 +856,6 @@ static void on_unparsed_entity_decl(void *ctx, const xmlChar *name, const xmlCha
     stop_at_entity(ctx);
 }
 
-/* The whole file, for a clean message on open and read errors. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        nc_error(path, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    const char *why = NULL;
-    while (buf && !why) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (ferror(f))
-            why = strerror(errno);
-        else if (n < cap)
-            break;
-        else if (cap >= MAX_FILE_BYTES)
-            why = "file too large";
-        else {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger)
-                why = "out of memory";
-            else
-                buf = bigger, cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf || why) {
-        nc_error(path, 0, "cannot read: %s", buf ? why : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 static xmlDoc *parse(const char *path, const char *buf, size_t len)
 {
     xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
@@ -924,7 +887,7 @@ static xmlDoc *parse(const char *path, const char *buf, size_t len)
 static xmlDoc *load(const char *path)
 {
     size_t len = 0;
-    char *buf = slurp(path, &len);
+    char *buf = read_file(path, MAX_FILE_BYTES, &len);
     if (!buf)
         return NULL;
     /* xmlCtxtReadMemory takes an int */

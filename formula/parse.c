@@ -1,12 +1,12 @@
 /* The driver of the property parser: reads the text, runs the grammar,
  * and checks the formula against the property kind (formula-syntax.md
  * §7). */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fyint.h"
+#include "readfile.h"
 #include "formula.tab.h"
 
 void fy_error(fy_state *st, long line, long col, const char *fmt, ...)
@@ -136,48 +136,21 @@ tree_t *formula_parse_string(const char *text, const char *name, net_t *net,
     return parse(text, strlen(text), name, net, lang_data, resolve, kind);
 }
 
-/* The whole file in memory: the lexer scans bytes, NULs included. */
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        nc_error(path, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        if (bad)
-            nc_error(path, 0, "cannot read: %s", strerror(errno));
-        else
-            nc_error(path, 0, "out of memory");
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 tree_t *formula_parse_file(const char *path, net_t *net, void *lang_data,
                            ap_resolver resolve, prop_kind *kind)
 {
+    return formula_parse_file_opts(path, NULL, net, lang_data, resolve, kind);
+}
+
+/* The whole file: the lexer scans bytes, NULs included. */
+tree_t *formula_parse_file_opts(const char *path, const formula_opts *opts, net_t *net,
+                                void *lang_data, ap_resolver resolve, prop_kind *kind)
+{
     size_t len;
-    char *text = read_all(path, &len);
+    char *text = read_file(path, SIZE_MAX / 2, &len);
     if (!text)
         return NULL;
-    tree_t *t = parse(text, len, path, net, lang_data, resolve, kind);
+    tree_t *t = parse_opts(text, len, path, opts, net, lang_data, resolve, kind);
     free(text);
     return t;
 }

@@ -42,24 +42,8 @@ tree_t *rers_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text, 
 
 tree_t *rers_formula(const char *path, net_t *net, prop_kind *kind)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        nc_error(path, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t cap = 0;
-    ssize_t got = getdelim(&text, &cap, '\0', f);
-    fclose(f);
-    if (got < 0) {
-        free(text);
-        nc_error(path, 0, "cannot read the property");
-        return NULL;
-    }
     formula_opts opts = { 1, 1 };
-    tree_t *t = formula_parse_text(text, path, &opts, net, net->lang_data, rers_resolve, kind);
-    free(text);
-    return t;
+    return formula_parse_file_opts(path, &opts, net, net->lang_data, rers_resolve, kind);
 }
 
 /* ---- property lists ---- */
