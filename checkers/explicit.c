@@ -7,7 +7,9 @@
 #include "checkers/ctl.h"
 #include "checkers/ltl.h"
 #include "checkers/explore.h"
+#include "checkers/goalseed.h"
 #include "checkers/stateeval.h"
+#include "checkers/stubborn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,32 @@ typedef struct goal {
     store_ref found;
     int hit;
     int error;            /* the formula had an operator we cannot evaluate */
+    stubborn_t *sb;       /* the stubborn checker's reduction */
 } goal;
+
+/* ---- the stubborn checker's reductions (stubborn.h) ---- */
+
+static uint32_t reduce_for_deadlock(void *ctx, const nc_count *m, const uint32_t *enabled,
+                                    uint32_t nen, uint32_t *out)
+{
+    goal *g = ctx;
+    return stubborn_deadlock(g->sb, m, enabled, nen, out);
+}
+
+/* The formula is false in every expanded marking: the search stops at the
+ * first one where it holds. */
+static uint32_t reduce_for_goal(void *ctx, const nc_count *m, const uint32_t *enabled,
+                                uint32_t nen, uint32_t *out)
+{
+    goal *g = ctx;
+    stubborn_seed_clear(g->sb);
+    if (goal_seed(g->sb, g->cn, g->formula, m, 1) < 0) {
+        for (uint32_t i = 0; i < nen; i++)
+            out[i] = enabled[i];
+        return nen;
+    }
+    return stubborn_from_seed(g->sb, m, enabled, nen, out);
+}
 
 /* reach: states are tested as they are found, the initial one first. */
 static int reach_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
@@ -75,6 +102,38 @@ static void answer(explore_t *ex, const goal *g, explore_status st, const check_
         free(run);
 }
 
+/* dl and reach, by breadth-first search, reduced by stubborn sets when
+ * reduce is set. */
+static void search(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                   const check_options *opt, int reduce, result_t *res)
+{
+    double start = mono_now();
+    goal g = {cn, formula, 0, 0, 0, NULL};
+    explore_visitor v = {NULL, NULL, NULL, reduce ? "stubborn" : "explicit"};
+    if (kind == KIND_DL)
+        v.on_expanded = dl_expanded;
+    else
+        v.on_state = reach_state;
+    result_add_technique(res, "EXPLICIT");
+    explore_t *ex = explore_new(cn, opt, opt->want_run);
+    if (ex && reduce && !(g.sb = stubborn_new(cn)))
+        ex = (explore_free(ex), NULL);
+    if (ex && reduce &&
+        explore_set_reducer(ex, kind == KIND_DL ? reduce_for_deadlock : reduce_for_goal, &g) < 0)
+        ex = (explore_free(ex), NULL);
+    if (!ex) {
+        result_unknown(res, "memory budget exhausted");
+    } else {
+        explore_status st = explore_bfs(ex, &v, &g, res);
+        if (reduce && explore_reducing(ex))
+            result_add_technique(res, "STUBBORN_SETS");
+        answer(ex, &g, st, opt, res);
+        explore_free(ex);
+    }
+    stubborn_free(g.sb);
+    res->seconds = mono_now() - start;
+}
+
 void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                   const check_options *opt, result_t *res)
 {
@@ -86,26 +145,12 @@ void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         ltl_run(cn, formula, opt, opt->ltl_infinite_only ? LTL_INFINITE : LTL_STUTTER, res);
         return;
     }
-    double start = mono_now();
-    goal g = {cn, formula, 0, 0, 0};
-    explore_visitor v = {NULL, NULL, NULL, "explicit"};
-    if (kind == KIND_DL)
-        v.on_expanded = dl_expanded;
-    else
-        v.on_state = reach_state;
-    result_add_technique(res, "EXPLICIT");
     if (kind != KIND_DL && (kind != KIND_REACH || !formula)) {
+        result_add_technique(res, "EXPLICIT");
         result_unknown(res, "kind not supported by the explicit checker");
         return;
     }
-    explore_t *ex = explore_new(cn, opt, opt->want_run);
-    if (!ex) {
-        result_unknown(res, "memory budget exhausted");
-    } else {
-        answer(ex, &g, explore_bfs(ex, &v, &g, res), opt, res);
-        explore_free(ex);
-    }
-    res->seconds = mono_now() - start;
+    search(cn, formula, kind, opt, 0, res);
 }
 
 /* Only state formulas can be evaluated on a marking; T_BOUND asks for a
@@ -153,4 +198,26 @@ int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
         snprintf(why, whylen, "explicit checker: no kind given");
         return 0;
     }
+}
+
+void stubborn_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                  const check_options *opt, result_t *res)
+{
+    if (kind != KIND_DL && (kind != KIND_REACH || !formula)) {
+        result_unknown(res, "kind not supported by the stubborn checker");
+        return;
+    }
+    search(cn, formula, kind, opt, 1, res);
+}
+
+int stubborn_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
+{
+    if (kind == KIND_DL)
+        return 1;
+    if (kind == KIND_REACH && t && state_ops_only(t) && goal_seed_supported(t))
+        return 1;
+    snprintf(why, whylen, kind == KIND_REACH ?
+             "stubborn checker: reach needs a state formula without action propositions" :
+             "stubborn checker: dl and reach only (use explicit for ctl and ltl)");
+    return 0;
 }

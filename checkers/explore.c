@@ -19,6 +19,12 @@
 #include <string.h>
 
 #define PROGRESS_SECONDS 2.0
+/* A reduction that fires nearly everything only costs: after this many
+ * reduced expansions it is judged, and dropped when it kept more than
+ * REDUCE_KEEP_MAX of the enabled transitions.  Dropping it halfway is
+ * sound: a fully expanded marking keeps everything a reduced one would. */
+#define REDUCE_SAMPLE 500
+#define REDUCE_KEEP_MAX 0.9
 #define BATCH_MAX 512
 #define BATCH_BYTES ((size_t)128 << 10)
 
@@ -48,9 +54,15 @@ struct explore {
     int loaded;
     store_ref cur, next;  /* it, and the next one in the queue */
     uint64_t cur_id, next_id;
-    uint32_t nen, k;      /* enabled transitions, how many done */
+    uint32_t nen, k;      /* enabled transitions, how many fired */
+    uint32_t nfire;       /* how many of them to fire */
 
     uint32_t *enabled;
+    uint32_t *fire;       /* the ones to fire: enabled, or reduced[] */
+    uint32_t *reduced;
+    explore_reducer reducer;
+    void *reducer_ctx;
+    uint64_t reduce_calls, reduce_enabled, reduce_fired;
     /* enabledness by counting hits from marked places (sparse markings) */
     uint32_t *hits, *stamp, epoch;
     uint64_t *tbits;
@@ -137,6 +149,7 @@ void explore_free(explore_t *ex)
     free(ex->bkeys);
     free(ex->batch);
     free(ex->enabled);
+    free(ex->reduced);
     free(ex->hits);
     free(ex->stamp);
     free(ex->tbits);
@@ -147,6 +160,20 @@ void explore_free(explore_t *ex)
 const store_t *explore_store(const explore_t *ex)
 {
     return ex->st;
+}
+
+int explore_reducing(const explore_t *ex)
+{
+    return ex->reducer != NULL;
+}
+
+int explore_set_reducer(explore_t *ex, explore_reducer fn, void *ctx)
+{
+    if (fn && !ex->reduced && !(ex->reduced = scratch(ex, ex->cn->ntransitions, sizeof *ex->reduced)))
+        return -1;
+    ex->reducer = fn;
+    ex->reducer_ctx = ctx;
+    return 0;
 }
 
 /* ---- enabledness ---- */
@@ -226,6 +253,17 @@ static void load_state(explore_t *ex, store_ref ref)
     ex->cur = ref;
     ex->cur_id = ex->next_id++;
     ex->nen = collect_enabled(ex);
+    ex->fire = ex->enabled;
+    ex->nfire = ex->nen;
+    if (ex->reducer && ex->nen > 0) {
+        ex->nfire = ex->reducer(ex->reducer_ctx, ex->m, ex->enabled, ex->nen, ex->reduced);
+        ex->fire = ex->reduced;
+        ex->reduce_enabled += ex->nen;
+        ex->reduce_fired += ex->nfire;
+        if (++ex->reduce_calls == REDUCE_SAMPLE &&
+            (double)ex->reduce_fired > REDUCE_KEEP_MAX * (double)ex->reduce_enabled)
+            ex->reducer = NULL;
+    }
     ex->k = 0;
     ex->loaded = 1;
 }
@@ -247,13 +285,13 @@ static int next_step(explore_t *ex, pending *p, size_t *used)
 {
     p->parent = ex->cur;
     p->id = ex->cur_id;
-    if (ex->k == ex->nen) {
+    if (ex->k == ex->nfire) {
         p->kind = P_END;
         p->t = ex->nen;
         ex->loaded = 0;
         return 0;
     }
-    p->t = ex->enabled[ex->k++];
+    p->t = ex->fire[ex->k++];
     p->off = *used;
     if (successor_key(ex, p->t, ex->bkeys + *used, &p->len) < 0) {
         p->kind = P_OVERFLOW;

@@ -61,4 +61,17 @@ int explore_run(const explore_t *ex, store_ref ref, uint32_t **run, size_t *len)
 
 const store_t *explore_store(const explore_t *ex);
 
+/* Partial-order reduction: in each expanded marking m, with its enabled
+ * transitions enabled[0..nen) in increasing order, only the subset the
+ * reducer writes to out (increasing, its size returned) is fired.
+ * on_expanded still gets nen.  The reducer decides what is preserved
+ * (stubborn.h); NULL switches reduction off. */
+typedef uint32_t (*explore_reducer)(void *ctx, const nc_count *m, const uint32_t *enabled,
+                                    uint32_t nen, uint32_t *out);
+/* 0, or -1 on no memory. */
+int explore_set_reducer(explore_t *ex, explore_reducer fn, void *ctx);
+/* The reducer is still in use: the search drops one that keeps nearly
+ * every enabled transition after a sample of markings. */
+int explore_reducing(const explore_t *ex);
+
 #endif

@@ -212,12 +212,14 @@ static int run_exam(mcc_run *r, family fam)
 
 static void print_usage(FILE *out)
 {
-    fprintf(out, "usage: mck mcc [-v] [--xml FILE] [EXAMINATION [DIR]]\n"
+    fprintf(out, "usage: mck mcc [-v] [--por=on|off] [--xml FILE] [EXAMINATION [DIR]]\n"
                  "  Answers a Model Checking Contest examination on DIR/model.pnml (and\n"
                  "  DIR/EXAMINATION.xml) with the contest's answer lines on standard output.\n"
                  "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
                  "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n"
                  "  -v: what each technique decided, on standard error.\n"
+                 "  --por=off: no partial-order reduction (stubborn sets) in the searches\n"
+                 "    for deadlocks, reachability and bounds; on by default.\n"
                  "  --xml FILE: the answers also as verdict XML (propertiesverdict), with\n"
                  "    the run that shows each reachable property found by search.\n");
 }
@@ -243,6 +245,8 @@ int mcc_main(int argc, char **argv)
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         if (!strcmp(argv[i], "-v")) {
             r.verbose++;
+        } else if (!strcmp(argv[i], "--por=off") || !strcmp(argv[i], "--por=on")) {
+            r.no_por = !strcmp(argv[i], "--por=off");
         } else if (!strcmp(argv[i], "--xml")) {
             if (++i == argc)
                 return usage("%s", "--xml needs a file name");

@@ -6,7 +6,9 @@
  * none is left.  A complete exploration settles the rest: "E F φ" false,
  * "A G φ" true, a bound's maximum seen. */
 #include "checkers/explore.h"
+#include "checkers/goalseed.h"
 #include "checkers/stateeval.h"
+#include "checkers/stubborn.h"
 #include "mcc/prepass.h"
 
 #include <stdio.h>
@@ -23,6 +25,8 @@ typedef struct sweep {
     explore_t *ex;
     store_ref ref;       /* the record of m */
     int keep_runs;       /* the exploration keeps parents for runs */
+    stubborn_t *sb;      /* the reduction, unless --por=off */
+    const char *words;   /* the techniques its answers name */
 } sweep;
 
 /* The current marking decides q: settled with the run that reaches it. */
@@ -34,7 +38,8 @@ static void found(sweep *s, mcc_query *q, int value)
         ev.run = run;
     else if (s->keep_runs)
         fprintf(stderr, "mck mcc: %s: no memory for its run\n", q->id);
-    mcc_query_settle_shown(q, value, "EXPLICIT", run ? &ev : NULL);
+    mcc_query_settle_shown(q, value, explore_reducing(s->ex) ? s->words : "EXPLICIT",
+                           run ? &ev : NULL);
     free(run);
 }
 
@@ -44,7 +49,7 @@ static void look(sweep *s, mcc_query *q)
         mcc_u128 sum = 0;
         for (uint32_t i = 0; i < q->formula->n; i++)
             sum += s->m[q->formula->items[i]];
-        mcc_query_lower(q, sum, "EXPLICIT");
+        mcc_query_lower(q, sum, explore_reducing(s->ex) ? s->words : "EXPLICIT");
         return;
     }
     int v = cn_state_holds(s->cn, q->formula->l, s->m);
@@ -74,12 +79,50 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
     return k == 0;
 }
 
-static void exhausted(mcc_query *q)
+/* ---- the reduction (stubborn.h) ----
+ * Every open query is undecided in every marking found so far: an "E F φ"
+ * needs φ to become true, an "A G φ" needs it to become false, a bound
+ * needs its sum to grow.  The union of their seeds keeps each of them
+ * reachable; a query decided since only makes the set larger than needed. */
+
+static int seed_query(sweep *s, const mcc_query *q, const nc_count *m)
+{
+    if (q->cls == MCC_BOUND) {
+        for (uint32_t i = 0; i < q->formula->n; i++)
+            stubborn_seed_changers(s->sb, q->formula->items[i], 1);
+        return 0;
+    }
+    return goal_seed(s->sb, s->cn, q->formula->l, m, q->formula->op == T_EF);
+}
+
+static uint32_t reduce_for_queries(void *ctx, const nc_count *m, const uint32_t *enabled,
+                                   uint32_t nen, uint32_t *out)
+{
+    sweep *s = ctx;
+    stubborn_seed_clear(s->sb);
+    for (size_t i = 0; i < s->nopen; i++)
+        if (!s->open[i]->decided && seed_query(s, s->open[i], m) < 0) {
+            for (uint32_t k = 0; k < nen; k++)
+                out[k] = enabled[k];
+            return nen;
+        }
+    return stubborn_from_seed(s->sb, m, enabled, nen, out);
+}
+
+static int reducible(mcc_query **open, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (open[i]->cls != MCC_BOUND && !goal_seed_supported(open[i]->formula->l))
+            return 0;
+    return 1;
+}
+
+static void exhausted(mcc_query *q, const char *words)
 {
     if (q->cls == MCC_BOUND)
-        mcc_query_exhausted(q, "EXPLICIT");
+        mcc_query_exhausted(q, words);
     else
-        mcc_query_settle(q, q->formula->op == T_AG, "EXPLICIT");
+        mcc_query_settle(q, q->formula->op == T_AG, words);
 }
 
 static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
@@ -92,15 +135,23 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
         fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", r->exam);
         return;
     }
-    sweep s = {r->cn, open, n, NULL, ex, 0, keep_runs};
+    sweep s = {r->cn, open, n, NULL, ex, 0, keep_runs, NULL, NULL};
+    const char *words = "EXPLICIT";
+    if (!r->no_por && reducible(open, n) && (s.sb = stubborn_new(r->cn)) &&
+        explore_set_reducer(ex, reduce_for_queries, &s) == 0)
+        words = "EXPLICIT STUBBORN_SETS";
+    s.words = words;
     explore_visitor v = {on_state, NULL, NULL, r->exam};
     result_t res;
     result_init(&res);
     explore_status st = explore_bfs(ex, &v, &s, &res);
+    if (!explore_reducing(ex))
+        words = "EXPLICIT";
     explore_free(ex);
+    stubborn_free(s.sb);
     if (st == EXPLORE_DONE)
         for (size_t i = 0; i < s.nopen; i++)
-            exhausted(s.open[i]);
+            exhausted(s.open[i], words);
     else if (st == EXPLORE_GAVE_UP) {
         fprintf(stderr, "mck mcc: %s: %s after %llu states; %zu values open\n", r->exam,
                 res.reason, (unsigned long long)res.states, s.nopen);

@@ -18,6 +18,7 @@
  * unfinished search, decided nothing on the sample: not worth the time.) */
 #include "checkers/explore.h"
 #include "checkers/graph.h"
+#include "checkers/stubborn.h"
 #include "checkers/walk.h"
 #include "mcc/internal.h"
 
@@ -50,6 +51,8 @@ typedef struct watch {
     int deadlock, unsafe;
     store_ref stop_ref;     /* the marking that stopped the search */
     graph_t *g;           /* Liveness only; NULL once it outgrew its budget */
+    stubborn_t *sb;       /* ReachabilityDeadlock's reduction, unless --por=off */
+    const char *tech;     /* what the search's answers name */
 } watch;
 
 /* ---- the exploration's callbacks ---- */
@@ -188,11 +191,11 @@ static int conclude(const mcc_run *r, watch *w, explore_status st, const mcc_evi
                                      [G_STABLE] = 0, [G_LIVE] = 0};
     const char *id = names[w->q];
     if (st == EXPLORE_STOPPED)
-        return mcc_answer_bool_shown(id, stop_value[w->q], TECH_EXPLICIT, ev);
+        return mcc_answer_bool_shown(id, stop_value[w->q], w->tech, ev);
     if (st != EXPLORE_DONE)
         return 0;
     switch (w->q) {
-    case G_DEADLOCK: return mcc_answer_bool(id, 0, TECH_EXPLICIT);
+    case G_DEADLOCK: return mcc_answer_bool(id, 0, w->tech);
     case G_ONESAFE: return mcc_answer_bool(id, 1, TECH_EXPLICIT);
     case G_QUASI: return mcc_answer_bool(id, w->nfired == r->cn->ntransitions, TECH_EXPLICIT);
     case G_STABLE: return mcc_answer_bool(id, w->nchanged < r->cn->nplaces, TECH_EXPLICIT);
@@ -269,6 +272,15 @@ static int walk_before(const mcc_run *r, watch *w)
     return printed;
 }
 
+/* Every deadlock survives the reduction (stubborn.h); the other four
+ * questions are about every firing or the whole graph. */
+static uint32_t reduce_for_deadlock(void *ctx, const nc_count *m, const uint32_t *enabled,
+                                    uint32_t nen, uint32_t *out)
+{
+    watch *w = ctx;
+    return stubborn_deadlock(w->sb, m, enabled, nen, out);
+}
+
 static int explore_for(const mcc_run *r, watch *w)
 {
     /* Liveness splits the budget between the markings and the graph, which
@@ -286,10 +298,16 @@ static int explore_for(const mcc_run *r, watch *w)
         return 0;
     }
     w->store = explore_store(ex);
+    w->tech = TECH_EXPLICIT;
+    if (w->q == G_DEADLOCK && !r->no_por && (w->sb = stubborn_new(r->cn)) &&
+        explore_set_reducer(ex, reduce_for_deadlock, w) == 0)
+        w->tech = TECH_STUBBORN;
     explore_visitor v = {on_state, on_edge, on_expanded, names[w->q]};
     result_t res;
     result_init(&res);
     explore_status st = explore_bfs(ex, &v, w, &res);
+    if (!explore_reducing(ex))
+        w->tech = TECH_EXPLICIT;
     uint32_t *run = NULL;
     mcc_evidence ev = {w->q == G_DEADLOCK ? RUN_WITNESS : RUN_COUNTEREXAMPLE, NULL, 0,
                        RESULT_NO_LOOP};
@@ -299,6 +317,8 @@ static int explore_for(const mcc_run *r, watch *w)
             ev.loop_start = ev.len;
     }
     explore_free(ex);
+    stubborn_free(w->sb);
+    w->sb = NULL;
     w->store = NULL;
     if (st == EXPLORE_GAVE_UP) {
         fprintf(stderr, "mck mcc: %s: %s after %llu states\n", names[w->q], res.reason,

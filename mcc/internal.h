@@ -47,6 +47,7 @@ typedef struct mcc_run {
     size_t mem_bytes;      /* budget of search data; 0 = the store's default */
     volatile int *interrupted;
     int verbose;
+    int no_por;            /* --por=off: searches fire every enabled transition */
 } mcc_run;
 
 double mcc_now(void);                           /* monotonic seconds */
@@ -100,6 +101,7 @@ int mcc_xml_close(void);         /* writes the file; 0, or -1 after a message */
 #define TECH_INITIAL "SEQUENTIAL_PROCESSING INITIAL_STATE"
 #define TECH_TOPOLOGICAL "SEQUENTIAL_PROCESSING TOPOLOGICAL"
 #define TECH_TOPO_INITIAL "SEQUENTIAL_PROCESSING TOPOLOGICAL INITIAL_STATE"
+#define TECH_STUBBORN "SEQUENTIAL_PROCESSING EXPLICIT STUBBORN_SETS"
 
 /* ---- globallp.c: the state equation on the global properties; each
  * returns 1 when it printed the value, 0 when it could not show it by the

@@ -1,0 +1,291 @@
+/* The stubborn checker against the unreduced search: on a few thousand
+ * random nets (weights, read arcs, self-loops, unbounded places) and random
+ * goals it must give the same answer for dl and reach, each of its witnesses
+ * must replay (by replay.h's own firing rule) into a deadlock or a marking
+ * of the goal, and on concurrent nets it must visit far fewer markings. */
+#include "checkers/checkers.h"
+#include "checkers/stubborn.h"
+#include "replay.h"
+#include "rnd.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+#define NETS 1000
+#define GOALS_PER_NET 4
+
+/* Mostly token-preserving transitions (no more output arcs than input
+ * arcs), so that most searches end; one in eight is free and may pump. */
+static net_t *random_net(void)
+{
+    net_t *n = nc_create_net("random", NULL);
+    uint32_t P = 2 + rnd(6), T = 1 + rnd(7);
+    for (uint32_t p = 0; p < P; p++)
+        nc_create_place(n, NULL, NULL, rnd(3) ? rnd(2) : rnd(3));
+    for (uint32_t t = 0; t < T; t++) {
+        nc_create_transition(n, NULL, NULL);
+        int free_shape = rnd(8) == 0;
+        uint32_t ins = 0, outs = 0;
+        for (uint32_t p = 0; p < P; p++) {
+            switch (rnd(9)) {
+            case 0: case 1:
+                nc_create_arc(n, NC_ARC_PT, p, t, 1 + (rnd(5) == 0), 0);
+                ins++;
+                break;
+            case 2: case 3:
+                if (free_shape || outs < ins) {
+                    nc_create_arc(n, NC_ARC_TP, p, t, free_shape ? 1 + (rnd(5) == 0) : 1, 0);
+                    outs++;
+                }
+                break;
+            case 4:
+                nc_create_arc(n, NC_ARC_READ, p, t, 1, 0);
+                break;
+            case 5:   /* a self-loop: consumed and given back */
+                nc_create_arc(n, NC_ARC_PT, p, t, 1, 0);
+                nc_create_arc(n, NC_ARC_TP, p, t, 1, 0);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+static tree_t *random_atom(uint32_t P, uint32_t T)
+{
+    switch (rnd(6)) {
+    case 0: {
+        uint32_t t = rnd(T);
+        return tree_fireable(&t, 1);
+    }
+    case 1:
+        return rnd(4) ? tree_deadlock() : tree_const((int)rnd(2));
+    default: {
+        lin_term terms[2] = {{rnd(P), rnd(3) ? 1 : -1}, {rnd(P), rnd(2) ? 1 : 2}};
+        return tree_cmp(terms, 1 + rnd(2), -(int64_t)rnd(3), (rel_op)rnd(6));
+    }
+    }
+}
+
+static tree_t *random_formula(uint32_t P, uint32_t T, int depth)
+{
+    if (depth == 0 || rnd(3) == 0)
+        return random_atom(P, T);
+    switch (rnd(5)) {
+    case 0: return tree_unary(T_NOT, random_formula(P, T, depth - 1));
+    case 1: return tree_binary(T_AND, random_formula(P, T, depth - 1),
+                               random_formula(P, T, depth - 1));
+    case 2: return tree_binary(T_OR, random_formula(P, T, depth - 1),
+                               random_formula(P, T, depth - 1));
+    case 3: return tree_binary(T_IMPLIES, random_formula(P, T, depth - 1),
+                               random_formula(P, T, depth - 1));
+    default: return tree_binary(T_IFF, random_formula(P, T, depth - 1),
+                                random_formula(P, T, depth - 1));
+    }
+}
+
+/* ---- the replay's own evaluation ---- */
+
+typedef struct at {
+    const net_t *net;
+    const nc_count *m;
+} at;
+
+static int replay_enabled_cb(uint32_t t, void *ctx)
+{
+    const at *a = ctx;
+    return replay_enabled(a->net, a->m, t);
+}
+
+static int replay_dead_cb(void *ctx)
+{
+    const at *a = ctx;
+    return replay_dead(a->net, a->m);
+}
+
+/* 1 when res's run fires from the initial marking and ends in a deadlock
+ * (f NULL) or a marking where f holds. */
+static int replays(const net_t *net, const result_t *res, const tree_t *f)
+{
+    nc_count *m = calloc(net->nplaces + 1, sizeof *m);
+    replay_initial(net, m);
+    int ok = res->role == RUN_WITNESS && (res->run || res->run_len == 0);
+    for (size_t i = 0; ok && i < res->run_len; i++) {
+        ok = res->run[i] < net->ntransitions && replay_enabled(net, m, res->run[i]);
+        if (ok)
+            replay_fire(net, m, res->run[i]);
+    }
+    at a = {net, m};
+    tree_eval_ctx ec = {m, replay_enabled_cb, replay_dead_cb, &a};
+    if (ok)
+        ok = f ? tree_eval_state(f, &ec) == 1 : replay_dead(net, m);
+    free(m);
+    return ok;
+}
+
+static check_options options(void)
+{
+    check_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.want_run = 1;
+    opt.max_states = 5000;    /* unbounded nets end in UNKNOWN on both sides */
+    return opt;
+}
+
+typedef struct tally {
+    unsigned cases, agree, decided, replayed, unknown;
+} tally;
+
+static void compare(net_t *net, const tree_t *f, prop_kind kind, tally *t)
+{
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    result_t full, red;
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, f, kind, &opt, &full);
+    stubborn_run(cn, f, kind, &opt, &red);
+    t->cases++;
+    if (full.answer == ANSWER_UNKNOWN || red.answer == ANSWER_UNKNOWN) {
+        /* on an unbounded net either search may hit the limit first */
+        t->unknown++;
+        t->agree++;
+    } else {
+        t->decided++;
+        if (full.answer == red.answer)
+            t->agree++;
+        else {
+            char *s = f ? tree_to_string(f) : NULL;
+            printf("# differs: %s on a net of %zu places, %zu transitions: explicit %d, "
+                   "stubborn %d\n", s ? s : "dl", net->nplaces, net->ntransitions,
+                   (int)full.answer, (int)red.answer);
+            free(s);
+        }
+        if (red.answer != ANSWER_YES || replays(net, &red, f))
+            t->replayed++;
+    }
+    result_clear(&full);
+    result_clear(&red);
+}
+
+static void test_random(void)
+{
+    tally dl = {0}, reach = {0};
+    for (int i = 0; i < NETS; i++) {
+        net_t *net = random_net();
+        compare(net, NULL, KIND_DL, &dl);
+        for (int g = 0; g < GOALS_PER_NET; g++) {
+            tree_t *f = random_formula((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
+            compare(net, f, KIND_REACH, &reach);
+            tree_free(f);
+        }
+        nc_free_net(net);
+    }
+    CHECK(dl.agree == dl.cases, "dl: stubborn agrees with explicit on %u of %u random nets "
+          "(%u decided, %u hit the state limit)", dl.agree, dl.cases, dl.decided, dl.unknown);
+    CHECK(dl.replayed == dl.decided, "dl: %u of %u answers replay (deadlock reached)",
+          dl.replayed, dl.decided);
+    CHECK(reach.agree == reach.cases, "reach: stubborn agrees with explicit on %u of %u random "
+          "goals (%u decided, %u hit the state limit)", reach.agree, reach.cases, reach.decided,
+          reach.unknown);
+    CHECK(reach.replayed == reach.decided, "reach: %u of %u answers replay (goal reached)",
+          reach.replayed, reach.decided);
+    CHECK(dl.decided > NETS * 3 / 4 && reach.decided > NETS * GOALS_PER_NET * 3 / 4,
+          "most random cases are decided (dl %u, reach %u)", dl.decided, reach.decided);
+}
+
+/* n processes, each a line of k steps; process i may also "stop" at its
+ * middle.  Full state space (k+1)^n; every deadlock and goal lies on runs
+ * the reduction keeps along one process at a time. */
+static net_t *parallel_lines(int n, int k)
+{
+    net_t *net = nc_create_net("lines", NULL);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s <= k; s++)
+            nc_create_place(net, NULL, NULL, s == 0);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s < k; s++) {
+            int t = nc_create_transition(net, NULL, NULL);
+            nc_create_arc(net, NC_ARC_PT, (uint32_t)(i * (k + 1) + s), (uint32_t)t, 1, 0);
+            nc_create_arc(net, NC_ARC_TP, (uint32_t)(i * (k + 1) + s + 1), (uint32_t)t, 1, 0);
+        }
+    return net;
+}
+
+static void test_gain(void)
+{
+    const int n = 8, k = 3;
+    net_t *net = parallel_lines(n, k);
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    opt.max_states = 0;
+    result_t full, red;
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, NULL, KIND_DL, &opt, &full);
+    stubborn_run(cn, NULL, KIND_DL, &opt, &red);
+    CHECK(full.answer == ANSWER_YES && full.states == 65536,
+          "dl on %d parallel lines of %d steps: explicit sees all 4^8 = %llu markings", n, k,
+          (unsigned long long)full.states);
+    CHECK(red.answer == ANSWER_YES && red.states <= (uint64_t)(n * k + 1) && replays(net, &red, NULL),
+          "dl: stubborn finds the deadlock through %llu markings (at most n*k+1 = %d), "
+          "and its run replays", (unsigned long long)red.states, n * k + 1);
+    result_clear(&full);
+    result_clear(&red);
+
+    /* every process at its end: the last marking of the full search; the
+     * reduction moves one process at a time */
+    tree_t *goal = tree_const(1);
+    for (int i = 0; i < n; i++) {
+        lin_term end = {(uint32_t)(i * (k + 1) + k), 1};
+        goal = tree_binary(T_AND, goal, tree_cmp(&end, 1, -1, REL_GE));
+    }
+    lin_term last = {(uint32_t)(n * (k + 1) - 1), 1};
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, goal, KIND_REACH, &opt, &full);
+    stubborn_run(cn, goal, KIND_REACH, &opt, &red);
+    CHECK(full.answer == ANSWER_YES && red.answer == ANSWER_YES && replays(net, &red, goal) &&
+          red.states <= (uint64_t)(n * k + 1) && full.states == 65536,
+          "reach of every process's end: stubborn %llu markings, explicit %llu",
+          (unsigned long long)red.states, (unsigned long long)full.states);
+    result_clear(&full);
+    result_clear(&red);
+
+    /* unreachable goal (a count of 2): the seed is empty, nothing is fired */
+    tree_t *never = tree_cmp(&last, 1, -2, REL_GE);
+    result_init(&red);
+    stubborn_run(cn, never, KIND_REACH, &opt, &red);
+    CHECK(red.answer == ANSWER_NO && red.states < 10,
+          "an unreachable goal no transition can raise: NO after %llu markings",
+          (unsigned long long)red.states);
+    result_clear(&red);
+    tree_free(goal);
+    tree_free(never);
+    nc_free_net(net);
+}
+
+static void test_accepts(void)
+{
+    char why[200];
+    uint32_t t = 0;
+    tree_t *act = tree_action(&t, 1);
+    tree_t *ef = tree_unary(T_EF, tree_const(1));
+    CHECK(stubborn_accepts(NULL, KIND_DL, why, sizeof why), "stubborn accepts dl");
+    CHECK(!stubborn_accepts(act, KIND_REACH, why, sizeof why) && strstr(why, "stubborn"),
+          "stubborn refuses action propositions: %s", why);
+    CHECK(!stubborn_accepts(ef, KIND_CTL, why, sizeof why) && strstr(why, "dl and reach"),
+          "stubborn refuses ctl: %s", why);
+    tree_free(act);
+    tree_free(ef);
+}
+
+int main(void)
+{
+    test_random();
+    test_gain();
+    test_accepts();
+    UNIT_DONE();
+}
