@@ -15,11 +15,21 @@
 #include "checkers/stateeq.h"
 #include "checkers/lpdnf.h"
 #include "checkers/lpguard.h"
+#include "checkers/traps.h"
 
 #include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A floating solution that empties an initially marked trap is cut off by
+ * "the trap keeps a token", at most this many times per system. */
+static int trap_rounds = 32;
+
+void stateeq_set_trap_rounds(int rounds)
+{
+    trap_rounds = rounds < 0 ? 0 : rounds;
+}
 
 /* Integers doubles hold exactly, with room for sign. */
 #define EXACT_MAX ((__int128)1 << 53)
@@ -45,6 +55,9 @@ typedef struct se_ctx {
     double *val;
     __int128 *lo, *hi;      /* per place: bounds on M(p) in this disjunct */
     uint32_t *bplaces, nbplaces;
+    trap_index *traps;      /* built on the first use */
+    uint8_t *tin;           /* per place: in the trap being found */
+    lin_term *tterms;
     uint8_t *bmark;         /* place is in bplaces */
     int *oind;              /* the objective of a bound, as a row */
     double *oval;
@@ -85,6 +98,9 @@ static void ctx_free(se_ctx *s)
     free(s->oind);
     free(s->oval);
     free(s->state);
+    trap_index_free(s->traps);
+    free(s->tin);
+    free(s->tterms);
 }
 
 /* ------------------------------------------------------------------ */
@@ -467,6 +483,61 @@ static int refute_current(se_ctx *s, int confirm, int from_scratch)
     return exact_solve(s);
 }
 
+/* The places the current floating solution leaves (almost) empty: below
+ * 1/(places+1) each, so that any set of them holds less than one token
+ * and a trap among them violates its cut.  Returns the trap's initial
+ * token count (0: no usable trap) and its size in *n. */
+static __int128 emptied_trap(se_ctx *s, uint32_t *n)
+{
+    const cnet_t *cn = s->cn;
+    double small = 1.0 / ((double)cn->nplaces + 1.0);
+    for (uint32_t p = 0; p < cn->nplaces; p++) {
+        double v = (double)cn->initial[p];
+        if (s->row_of[p])
+            v += glp_get_row_prim(s->lp, (int)s->row_of[p]);
+        s->tin[p] = v < small;
+    }
+    *n = trap_largest_within(s->traps, s->tin);
+    __int128 marked = 0;
+    uint32_t k = 0;
+    for (uint32_t p = 0; p < cn->nplaces && *n; p++)
+        if (s->tin[p]) {
+            marked += cn->initial[p];
+            s->tterms[k++] = (lin_term){p, 1};
+        }
+    return marked;
+}
+
+/* After a feasible floating solution: adds the cut of a marked trap it
+ * empties and solves again, while that helps.  Returns the last status,
+ * LP_INFEASIBLE confirmed in exact arithmetic when confirm is set. */
+static int refine_with_traps(se_ctx *s, int confirm)
+{
+    uint32_t np = s->cn->nplaces;
+    if (!trap_rounds)
+        return LP_FEASIBLE;
+    if (!s->traps) {
+        s->traps = trap_index_new(s->cn);
+        s->tin = malloc((size_t)np + 1);
+        s->tterms = malloc(((size_t)np + 1) * sizeof *s->tterms);
+        if (!s->traps || !s->tin || !s->tterms)
+            return LP_FEASIBLE;
+    }
+    for (int round = 0; round < trap_rounds; round++) {
+        uint32_t n;
+        if (emptied_trap(s, &n) <= 0)
+            return LP_FEASIBLE;
+        lincon cut = {s->tterms, n, -1, LC_GE};   /* sum of the trap - 1 >= 0 */
+        int rows = glp_get_num_rows(s->lp);
+        if (add_row(s, &cut) || glp_get_num_rows(s->lp) == rows)
+            return LP_FEASIBLE;   /* left out (numbers too large): no progress */
+        int r = refute_current(s, confirm, 0);
+        if (r != LP_FEASIBLE)
+            return r;
+    }
+    return LP_FEASIBLE;
+}
+
 /* state[d]: 0 open, 1 refuted exactly, 2 refuted in floating point.  The
  * exact simplex is costly, so every disjunct is first tried in floating
  * point: one that is feasible ends the search before any exact work. */
@@ -488,6 +559,8 @@ static int refute_all(void *arg)
             /* the last one need not wait for a second pass */
             int confirm = pass || d == n - 1;
             int r = refute_current(s, confirm, 1);
+            if (r == LP_FEASIBLE)
+                r = refine_with_traps(s, confirm);
             restore(s);
             if (r != LP_INFEASIBLE)
                 return 0;

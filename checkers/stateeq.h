@@ -37,4 +37,8 @@ se_verdict stateeq_unreachable(const cnet_t *cn, const tree_t *phi, double timeo
 int stateeq_upper_bound(const cnet_t *cn, const uint32_t *places, uint32_t n,
                         double timeout_s, uint64_t *bound);
 
+/* How many trap cuts (traps.h) one system may get before it is given up
+ * (default 32); 0 switches them off, for comparisons. */
+void stateeq_set_trap_rounds(int rounds);
+
 #endif

@@ -428,7 +428,7 @@ static void test_random(void)
 {
     static space s;
     int nets = 0, skipped = 0, formulas = 0, refuted = 0, unreachable = 0, wrong = 0;
-    int bounds = 0, exact_bounds = 0, low = 0;
+    int bounds = 0, exact_bounds = 0, low = 0, by_traps = 0, lost = 0;
     while (nets < 1500) {
         net_t *n = random_net();
         const cnet_t *cn = nc_compile(n);
@@ -443,6 +443,11 @@ static void test_random(void)
             tree_t *phi = random_formula(cn, 3);
             int reachable = some_model(&s, phi);
             se_verdict v = stateeq_unreachable(cn, phi, 5.0);
+            stateeq_set_trap_rounds(0);
+            se_verdict plain = stateeq_unreachable(cn, phi, 5.0);
+            stateeq_set_trap_rounds(32);
+            by_traps += v == SE_UNREACHABLE && plain != SE_UNREACHABLE;
+            lost += v != SE_UNREACHABLE && plain == SE_UNREACHABLE;
             formulas++;
             unreachable += !reachable;
             refuted += v == SE_UNREACHABLE;
@@ -477,6 +482,8 @@ static void test_random(void)
     printf("# %d nets (%d skipped), %d formulas: %d unreachable, %d refuted; "
            "%d bounds, %d exact\n", nets, skipped, formulas, unreachable, refuted, bounds, exact_bounds);
     CHECK(wrong == 0, "random: no reachable formula refuted (%d of %d)", wrong, formulas);
+    CHECK(by_traps > 0 && lost == 0, "random: trap cuts refute %d formulas the plain state "
+          "equation does not, and lose none (%d)", by_traps, lost);
     CHECK(low == 0, "random: no bound below the maximum (%d of %d)", low, bounds);
     CHECK(refuted > formulas / 20, "random: refutations do happen (%d)", refuted);
     CHECK(exact_bounds > bounds / 2, "random: most bounds are exact (%d of %d)", exact_bounds, bounds);
