@@ -8,7 +8,7 @@
 
 /* A deadlock-preserving set may start from any enabled transition; the
  * first one tried is often far from the smallest, so a few are tried. */
-#define DEADLOCK_TRIES 4
+#define DEADLOCK_TRIES 3
 /* A closure that spreads over a dense net can cost far more than firing
  * what it would save: each computation may scan at most this many list
  * entries per enabled transition (plus a constant) before it is given up
@@ -160,10 +160,10 @@ static void add_conflicts(stubborn_t *sb, uint32_t t)
 /* Closes the work list under the conditions of stubborn.h.  Returns the
  * number of enabled transitions in the set, or stops early and returns
  * limit once that many are in, or GAVE_UP when the work allowance ran
- * out. */
+ * out.  One pass over a transition's needs tells whether it is enabled
+ * and, if not, its scapegoat. */
 static uint32_t close_set(stubborn_t *sb, const nc_count *m, uint32_t limit)
 {
-    const cnet_t *cn = sb->cn;
     uint32_t nen = 0;
     while (sb->nwork) {
         if (!sb->work_left) {
@@ -171,17 +171,16 @@ static uint32_t close_set(stubborn_t *sb, const nc_count *m, uint32_t limit)
             return GAVE_UP;
         }
         uint32_t t = sb->work[--sb->nwork];
-        if (cn_enabled(cn, m, t)) {
-            if (++nen >= limit) {
-                sb->nwork = 0;
-                return limit;
-            }
-            add_conflicts(sb, t);
-        } else {
-            uint32_t p = scapegoat(sb, m, t);
-            if (p != UINT32_MAX)
-                add_range(sb, sb->inc, sb->inc_start[p], sb->inc_start[p + 1]);
+        uint32_t goat = scapegoat(sb, m, t);
+        if (goat != UINT32_MAX) {
+            add_range(sb, sb->inc, sb->inc_start[goat], sb->inc_start[goat + 1]);
+            continue;
         }
+        if (++nen >= limit) {
+            sb->nwork = 0;
+            return limit;
+        }
+        add_conflicts(sb, t);
     }
     return nen;
 }
@@ -222,20 +221,16 @@ uint32_t stubborn_deadlock(stubborn_t *sb, const nc_count *m, const uint32_t *en
                            uint32_t nen, uint32_t *out)
 {
     uint32_t tries = nen < DEADLOCK_TRIES ? nen : DEADLOCK_TRIES;
-    uint32_t best = nen, best_start = UINT32_MAX;
+    uint32_t best = nen;
     for (uint32_t i = 0; i < tries && best > 1; i++) {
         uint32_t t = enabled[(uint64_t)i * nen / tries];
         uint32_t n = close_from(sb, m, t, nen, best);
         if (n == GAVE_UP)
             break;   /* the others would likely spread as far */
-        if (n < best) {
-            best = n;
-            best_start = t;
-        }
+        if (n < best)
+            best = collect(sb, enabled, nen, out);
     }
-    if (best_start == UINT32_MAX || close_from(sb, m, best_start, nen, UINT32_MAX) == GAVE_UP)
-        return fire_all(enabled, nen, out);
-    return collect(sb, enabled, nen, out);
+    return best < nen ? best : fire_all(enabled, nen, out);
 }
 
 /* ---- seeds ---- */
