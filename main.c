@@ -44,9 +44,11 @@ static const checker_type checkers[] = {
      "explicit-state search: shortest witnesses (dl, reach); CTL on the reachability graph; "
      "LTL by automata",
      "any place/transition net (weights, read arcs, unbounded: limits end in UNKNOWN)"},
-    {"stubborn", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), stubborn_accepts, stubborn_run,
-     "explicit-state search reduced by stubborn sets (partial-order reduction): every deadlock "
-     "and every reachable goal is kept; witnesses are runs, not always shortest",
+    {"stubborn", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_LTL),
+     stubborn_accepts, stubborn_run,
+     "explicit-state search reduced by stubborn sets (partial-order reduction): every deadlock, "
+     "every reachable goal and (LTL without X) every stutter-equivalent run is kept; "
+     "witnesses are runs, not always shortest",
      "any place/transition net; gains most on concurrent models"},
 };
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])

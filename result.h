@@ -41,6 +41,9 @@ typedef struct check_options {
     /* LTL: runs that end in a deadlock do not count (RERS) instead of
      * repeating the dead marking forever (the Kit's and the MCC's reading) */
     int ltl_infinite_only;
+    /* LTL without X: partial-order reduction (stubborn sets, checkers/
+     * stubborn.h) in the product search */
+    int partial_order;
     volatile int *interrupted; /* set asynchronously (signals); may be NULL */
 } check_options;
 

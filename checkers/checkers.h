@@ -12,9 +12,10 @@ int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen);
 void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                   const check_options *opt, result_t *res);
 
-/* checkers/explicit.c too: the same search, firing in each marking only a
- * stubborn set (checkers/stubborn.h) that preserves deadlocks (dl) or
- * reaching the formula (reach): far fewer markings on concurrent models,
+/* checkers/explicit.c too: the same searches, firing in each marking only a
+ * stubborn set (checkers/stubborn.h) that preserves deadlocks (dl),
+ * reaching the formula (reach), or the runs up to stuttering (ltl without
+ * X, with the cycle proviso): far fewer markings on concurrent models,
  * witnesses that are runs of the net but not necessarily shortest. */
 int stubborn_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen);
 void stubborn_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,

@@ -14,6 +14,8 @@
 #include "checkers/ltl2ba.h"
 #include "checkers/stateeval.h"
 #include "checkers/store.h"
+#include "checkers/stubborn.h"
+#include "checkers/visible.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #define DEAD_NUM UINT32_MAX
 #define VIA_NONE UINT32_MAX
 #define VIA_STUTTER (UINT32_MAX - 1)
+#define ONLY_NONE UINT32_MAX
 #define CLOCK_EVERY 4096u
 #define MAX_AUTOMATON_STATES 100000
 
@@ -32,6 +35,8 @@ typedef struct frame {
     uint32_t via;       /* how this state was reached */
     int8_t cond;        /* the edge's condition holds: -1 not evaluated yet */
     int8_t dead;        /* the marking is a deadlock: -1 not known yet */
+    int8_t full;        /* every enabled transition is tried, not just `only` */
+    uint32_t only;      /* the one transition tried (partial-order reduction) */
 } frame;
 
 typedef struct root {
@@ -56,7 +61,14 @@ typedef struct product {
     int64_t *ddelta;
     uint32_t m_of;
     uint8_t **per_step;     /* per automaton state and edge: a condition names actions */
+    /* partial-order reduction: a frame whose marking has an invisible
+     * transition forming a stubborn set alone tries only that one, unless
+     * a successor is on the search stack (the cycle proviso) */
+    stubborn_t *sb;
+    uint8_t *visible;
+    uint32_t *enabled;
     size_t bytes, budget;
+    uint64_t max_states;    /* -m: 0 none */
     double deadline;
     volatile int *interrupted;
     unsigned ticks;
@@ -110,6 +122,10 @@ static int64_t number_of(product *P, size_t len)
     }
     if (r == 0)
         return (int64_t)number;
+    if (P->max_states && P->nstates >= P->max_states) {
+        P->gave_up = "state limit reached";
+        return -1;
+    }
     if (P->nstates >= DEAD_NUM - 2 ||
         grow(P, (void **)&P->refs, &P->crefs, P->nstates + 1, sizeof *P->refs) < 0 ||
         grow(P, (void **)&P->num, &P->cnum, P->nstates + 1, sizeof *P->num) < 0) {
@@ -157,11 +173,20 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
     load(P, f->id);
     uint32_t q = (uint32_t)P->m[P->np - 1];
     const tgba_state *s = &P->a->states[q];
-    if (f->dead < 0) {
+    if (f->dead < 0 && !P->sb) {
         f->dead = 1;
         for (uint32_t t = 0; t < cn->ntransitions && f->dead; t++)
             f->dead = !cn_enabled(cn, P->m, t);
+    } else if (f->dead < 0) {
+        uint32_t nen = 0;
+        for (uint32_t t = 0; t < cn->ntransitions; t++)
+            if (cn_enabled(cn, P->m, t))
+                P->enabled[nen++] = t;
+        f->dead = nen == 0;
+        if (nen > 1)
+            f->only = stubborn_single(P->sb, P->m, P->enabled, nen, P->visible);
     }
+    int reduced = f->only != ONLY_NONE && !f->full;
     for (; f->edge < s->nedges; f->edge++, f->t = 0, f->cond = -1) {
         const tgba_edge *e = &s->edges[f->edge];
         /* A condition on the action taken is evaluated per step; one on
@@ -190,6 +215,8 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
         } else {
             uint32_t t = f->t;
             for (; t < cn->ntransitions; t++) {
+                if (reduced && t != f->only)
+                    continue;
                 if (!cn_enabled(cn, P->m, t))
                     continue;
                 if (!per_step)
@@ -269,7 +296,7 @@ static int64_t bfs(product *P, uint32_t low, uint32_t from, int64_t target, uint
     uint32_t hit_from = 0, hit_to = 0, hit_via = 0;
     while (head < tail && end < 0) {
         uint32_t s = queue[head++];
-        frame f = {s, 0, 0, 0, -1, -1};
+        frame f = {s, 0, 0, 0, -1, -1, 1, ONLY_NONE};   /* every edge: any real one will do */
         uint32_t to, via;
         uint64_t acc;
         int r;
@@ -382,7 +409,7 @@ static int push(product *P, stacks *S, uint32_t *count, uint32_t id, uint64_t in
     P->num[id] = ++*count;
     S->roots[S->nroots++] = (root){*count, 0, in};
     S->live[S->nlive++] = id;
-    S->todo[S->ntodo++] = (frame){id, 0, 0, via, -1, -1};
+    S->todo[S->ntodo++] = (frame){id, 0, 0, via, -1, -1, 0, ONLY_NONE};
     return 0;
 }
 
@@ -414,6 +441,14 @@ static int search(product *P, int want_run, result_t *res)
         if (r < 0)
             goto out;
         if (r == 1) {
+            if (f->only != ONLY_NONE && !f->full && P->num[to] != 0 && P->num[to] != DEAD_NUM) {
+                /* the cycle proviso: a reduced step back into the search
+                 * stack could postpone the other transitions forever */
+                f->full = 1;
+                f->edge = 0;
+                f->t = 0;
+                f->cond = -1;
+            }
             if (P->num[to] == 0) {
                 if (push(P, &S, &count, to, acc, via) < 0)
                     goto out;
@@ -493,6 +528,7 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     P.m_of = UINT32_MAX;
     P.deadline = opt->timeout > 0 ? start + opt->timeout : 0;
     P.interrupted = opt->interrupted;
+    P.max_states = opt->max_states;
     size_t total = store_budget(opt->mem_bytes);
     P.budget = total / 3;
     P.st = store_new(P.np, total - total / 3, 1);
@@ -506,6 +542,13 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     P.dplace = calloc(maxeff + 1, sizeof *P.dplace);
     P.ddelta = calloc(maxeff + 1, sizeof *P.ddelta);
     int r = -1;
+    if (opt->partial_order && mode == LTL_STUTTER) {
+        P.visible = calloc(cn->ntransitions + 1, 1);
+        P.enabled = calloc(cn->ntransitions + 1, sizeof *P.enabled);
+        if (P.visible && P.enabled && visible_transitions(cn, formula, P.visible) == 0 &&
+            (P.sb = stubborn_new(cn)) != NULL)
+            result_add_technique(res, "STUBBORN_SETS");
+    }
     if (tree_has_action(formula) && mark_per_step(&P) < 0)
         P.gave_up = "memory budget exhausted";
     else if (!P.key || !P.m || !P.marked || !P.dplace || !P.ddelta)
@@ -523,6 +566,9 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         for (uint32_t q = 0; q < a->nstates; q++)
             free(P.per_step[q]);
     free(P.per_step);
+    stubborn_free(P.sb);
+    free(P.visible);
+    free(P.enabled);
     free(P.refs);
     free(P.num);
     free(P.m);

@@ -9,6 +9,8 @@
 /* A deadlock-preserving set may start from any enabled transition; the
  * first one tried is often far from the smallest, so a few are tried. */
 #define DEADLOCK_TRIES 3
+/* Invisible enabled transitions tried as a stubborn set of their own. */
+#define SINGLE_TRIES 4
 /* A closure that spreads over a dense net can cost far more than firing
  * what it would save: each computation may scan at most this many list
  * entries per enabled transition (plus a constant) before it is given up
@@ -231,6 +233,24 @@ uint32_t stubborn_deadlock(stubborn_t *sb, const nc_count *m, const uint32_t *en
             best = collect(sb, enabled, nen, out);
     }
     return best < nen ? best : fire_all(enabled, nen, out);
+}
+
+uint32_t stubborn_single(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
+                         uint32_t nen, const uint8_t *visible)
+{
+    uint32_t tries = 0;
+    for (uint32_t i = 0; i < nen && tries < SINGLE_TRIES; i++) {
+        uint32_t t = enabled[i];
+        if (visible[t])
+            continue;
+        tries++;
+        uint32_t n = close_from(sb, m, t, nen, 2);
+        if (n == 1)
+            return t;
+        if (n == GAVE_UP)
+            break;
+    }
+    return UINT32_MAX;
 }
 
 /* ---- seeds ---- */

@@ -35,6 +35,13 @@ void stubborn_free(stubborn_t *sb);
 uint32_t stubborn_deadlock(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
                            uint32_t nen, uint32_t *out);
 
+/* An enabled transition t with visible[t] clear whose stubborn set holds
+ * no other enabled transition, or UINT32_MAX when the few tried have
+ * none.  Firing t alone in m is then an ample set for LTL without X (with
+ * the cycle proviso left to the caller's search). */
+uint32_t stubborn_single(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
+                         uint32_t nen, const uint8_t *visible);
+
 /* Seeds for stubborn_from_seed: start a new seed, then add transitions. */
 void stubborn_seed_clear(stubborn_t *sb);
 void stubborn_seed_add(stubborn_t *sb, uint32_t t);

@@ -25,6 +25,7 @@ static void check_one(const mcc_run *r, const mcc_property *p, double share)
     mcc_search_options(r, 0, &opt);
     opt.timeout = share;
     opt.want_run = mcc_xml_active();
+    opt.partial_order = !r->no_por;
     result_t res;
     result_init(&res);
     ltl_run(r->cn, f, &opt, LTL_STUTTER, &res);
@@ -34,8 +35,9 @@ static void check_one(const mcc_run *r, const mcc_property *p, double share)
                     (unsigned long long)res.states);
     } else {
         char buf[160];
-        snprintf(buf, sizeof buf, "SEQUENTIAL_PROCESSING%s EXPLICIT",
-                 changed ? " TOPOLOGICAL" : "");
+        snprintf(buf, sizeof buf, "SEQUENTIAL_PROCESSING%s EXPLICIT%s",
+                 changed ? " TOPOLOGICAL" : "",
+                 strstr(res.techniques, "STUBBORN_SETS") ? " STUBBORN_SETS" : "");
         mcc_evidence ev = {res.role, res.run, res.run_len, res.loop_start};
         mcc_answer_bool_shown(p->id, res.answer == ANSWER_YES, buf,
                               res.role != RUN_NONE ? &ev : NULL);

@@ -1,10 +1,13 @@
 /* The stubborn checker against the unreduced search: on a few thousand
  * random nets (weights, read arcs, self-loops, unbounded places) and random
- * goals it must give the same answer for dl and reach, each of its witnesses
- * must replay (by replay.h's own firing rule) into a deadlock or a marking
- * of the goal, and on concurrent nets it must visit far fewer markings. */
+ * goals and LTL formulas without X it must give the same answer for dl,
+ * reach and ltl; each of its witnesses must replay (by replay.h's own
+ * firing rule) into a deadlock or a marking of the goal, each LTL
+ * counterexample must be a lasso of the net that violates the formula
+ * (lassoeval.h), and on concurrent nets it must visit far fewer markings. */
 #include "checkers/checkers.h"
 #include "checkers/stubborn.h"
+#include "lassoeval.h"
 #include "replay.h"
 #include "rnd.h"
 #include "unit.h"
@@ -170,6 +173,130 @@ static void compare(net_t *net, const tree_t *f, prop_kind kind, tally *t)
     result_clear(&red);
 }
 
+static tree_t *random_ltl(uint32_t P, uint32_t T, int depth)
+{
+    if (depth == 0 || rnd(4) == 0) {
+        tree_t *a = random_atom(P, T);
+        /* deadlock reads every transition: keep it rare so that most
+         * formulas leave room for reduction */
+        if (a->op == T_DEADLOCK && rnd(4)) {
+            tree_free(a);
+            lin_term term = {rnd(P), 1};
+            a = tree_cmp(&term, 1, -1, REL_GE);
+        }
+        return a;
+    }
+    switch (rnd(7)) {
+    case 0: return tree_unary(T_NOT, random_ltl(P, T, depth - 1));
+    case 1: return tree_binary(T_AND, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
+    case 2: return tree_binary(T_OR, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
+    case 3: return tree_unary(T_F, random_ltl(P, T, depth - 1));
+    case 4: return tree_unary(T_G, random_ltl(P, T, depth - 1));
+    case 5: return tree_binary(T_U, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
+    default: return tree_binary(T_R, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
+    }
+}
+
+typedef struct positions {
+    const net_t *net;
+    nc_count **m;        /* the marking at each position of the lasso */
+} positions;
+
+static int position_atom(void *ctx, size_t pos, const tree_t *f)
+{
+    const positions *ps = ctx;
+    at a = {ps->net, ps->m[pos]};
+    tree_eval_ctx ec = {ps->m[pos], replay_enabled_cb, replay_dead_cb, &a};
+    return tree_eval_state(f, &ec);
+}
+
+/* 1 when res's counterexample is a lasso of the net (steps enabled, the
+ * cycle closed, or a deadlock repeated) on which f is false. */
+static int lasso_violates(const net_t *net, const result_t *res, const tree_t *f)
+{
+    size_t n = res->run_len + 1, P = net->nplaces + 1;
+    positions ps = {net, calloc(n, sizeof *ps.m)};
+    int ok = ps.m != NULL && res->role == RUN_COUNTEREXAMPLE && res->loop_start <= res->run_len;
+    for (size_t i = 0; ok && i < n; i++) {
+        ps.m[i] = calloc(P, sizeof **ps.m);
+        ok = ps.m[i] != NULL;
+        if (!ok)
+            break;
+        if (i == 0) {
+            replay_initial(net, ps.m[0]);
+            continue;
+        }
+        uint32_t t = res->run[i - 1];
+        memcpy(ps.m[i], ps.m[i - 1], P * sizeof **ps.m);
+        ok = t < net->ntransitions && replay_enabled(net, ps.m[i], t);
+        if (ok)
+            replay_fire(net, ps.m[i], t);
+    }
+    size_t len = n, loop = res->loop_start;
+    if (ok && res->loop_start == res->run_len) {
+        ok = replay_dead(net, ps.m[n - 1]);   /* the deadlock repeats */
+    } else if (ok) {
+        ok = !memcmp(ps.m[n - 1], ps.m[loop], P * sizeof **ps.m);
+        len = n - 1;   /* the last position is the loop's first again */
+    }
+    char *v = malloc(n);
+    if (ok && v) {
+        lasso_eval(f, len, loop, position_atom, &ps, v);
+        ok = v[0] == 0;
+    }
+    free(v);
+    for (size_t i = 0; ps.m && i < n; i++)
+        free(ps.m[i]);
+    free(ps.m);
+    return ok;
+}
+
+static void test_random_ltl(void)
+{
+    unsigned cases = 0, agree = 0, decided = 0, shown = 0, reduced = 0;
+    for (int i = 0; i < NETS; i++) {
+        net_t *net = random_net();
+        const cnet_t *cn = nc_compile(net);
+        for (int g = 0; g < 2; g++) {
+            tree_t *f = random_ltl((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
+            check_options opt = options();
+            result_t full, red;
+            result_init(&full);
+            result_init(&red);
+            explicit_run(cn, f, KIND_LTL, &opt, &full);
+            stubborn_run(cn, f, KIND_LTL, &opt, &red);
+            cases++;
+            reduced += red.states < full.states;
+            if (full.answer == ANSWER_UNKNOWN || red.answer == ANSWER_UNKNOWN) {
+                agree++;
+            } else {
+                decided++;
+                if (full.answer == red.answer) {
+                    agree++;
+                } else {
+                    char *txt = tree_to_string(f);
+                    printf("# ltl differs: %s: explicit %d, stubborn %d\n", txt ? txt : "?",
+                           (int)full.answer, (int)red.answer);
+                    free(txt);
+                }
+                if (red.answer == ANSWER_YES || lasso_violates(net, &red, f))
+                    shown++;
+            }
+            result_clear(&full);
+            result_clear(&red);
+            tree_free(f);
+        }
+        nc_free_net(net);
+    }
+    CHECK(agree == cases, "ltl: stubborn agrees with explicit on %u of %u random formulas "
+          "(%u decided)", agree, cases, decided);
+    CHECK(shown == decided, "ltl: %u of %u answers shown (every counterexample a violating "
+          "lasso of the net)", shown, decided);
+    CHECK(decided > cases * 3 / 4 && reduced > 0,
+          "ltl: most decided (%u of %u), the reduction visits fewer states in %u", decided,
+          cases, reduced);
+}
+
 static void test_random(void)
 {
     tally dl = {0}, reach = {0};
@@ -267,6 +394,78 @@ static void test_gain(void)
     nc_free_net(net);
 }
 
+/* Two rings of 3 places with one token each, so that every run is
+ * infinite and some go round only through invisible steps: the visible
+ * ring is places 0-2 and the first transitions, the other ring comes
+ * last; between them n lines of k steps. */
+static void ring(net_t *net, uint32_t first)
+{
+    for (uint32_t s = 0; s < 3; s++)
+        nc_create_place(net, NULL, NULL, s == 0);
+    for (uint32_t s = 0; s < 3; s++) {
+        int t = nc_create_transition(net, NULL, NULL);
+        nc_create_arc(net, NC_ARC_PT, first + s, (uint32_t)t, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, first + (s + 1) % 3, (uint32_t)t, 1, 0);
+    }
+}
+
+static net_t *rings_and_lines(int n, int k)
+{
+    net_t *net = nc_create_net("rings and lines", NULL);
+    ring(net, 0);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s <= k; s++)
+            nc_create_place(net, NULL, NULL, s == 0);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s < k; s++) {
+            uint32_t from = (uint32_t)(3 + i * (k + 1) + s);
+            int t = nc_create_transition(net, NULL, NULL);
+            nc_create_arc(net, NC_ARC_PT, from, (uint32_t)t, 1, 0);
+            nc_create_arc(net, NC_ARC_TP, from + 1, (uint32_t)t, 1, 0);
+        }
+    ring(net, (uint32_t)net->nplaces);
+    return net;
+}
+
+/* LTL that only the first ring's places are visible to: the lines' steps
+ * are reduced to one order, and the visible ring still moves although the
+ * invisible one alone could go round forever (the cycle proviso). */
+static void test_ltl_gain(void)
+{
+    const int n = 5, k = 3;
+    net_t *net = rings_and_lines(n, k);
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    opt.max_states = 0;
+    lin_term first_step = {1, 1};
+    tree_t *never_moves = tree_unary(T_G, tree_unary(T_NOT, tree_cmp(&first_step, 1, -1, REL_GE)));
+    lin_term ring0[3] = {{0, 1}, {1, 1}, {2, 1}};
+    tree_t *one_token = tree_unary(T_G, tree_cmp(ring0, 3, -1, REL_EQ));
+    result_t full, red;
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, never_moves, KIND_LTL, &opt, &full);
+    stubborn_run(cn, never_moves, KIND_LTL, &opt, &red);
+    CHECK(full.answer == ANSWER_NO && red.answer == ANSWER_NO && lasso_violates(net, &red, never_moves),
+          "ltl beside %d lines: G !(the ring moved) fails with and without reduction, and the "
+          "reduced counterexample is a violating lasso", n);
+    result_clear(&full);
+    result_clear(&red);
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, one_token, KIND_LTL, &opt, &full);
+    stubborn_run(cn, one_token, KIND_LTL, &opt, &red);
+    CHECK(full.answer == ANSWER_YES && red.answer == ANSWER_YES && full.states >= 9216 &&
+          red.states * 10 < full.states,
+          "ltl: G (the ring holds one token) holds; product states %llu reduced, %llu full",
+          (unsigned long long)red.states, (unsigned long long)full.states);
+    result_clear(&full);
+    result_clear(&red);
+    tree_free(never_moves);
+    tree_free(one_token);
+    nc_free_net(net);
+}
+
 static void test_accepts(void)
 {
     char why[200];
@@ -276,7 +475,7 @@ static void test_accepts(void)
     CHECK(stubborn_accepts(NULL, KIND_DL, why, sizeof why), "stubborn accepts dl");
     CHECK(!stubborn_accepts(act, KIND_REACH, why, sizeof why) && strstr(why, "stubborn"),
           "stubborn refuses action propositions: %s", why);
-    CHECK(!stubborn_accepts(ef, KIND_CTL, why, sizeof why) && strstr(why, "dl and reach"),
+    CHECK(!stubborn_accepts(ef, KIND_CTL, why, sizeof why) && strstr(why, "dl, reach and ltl"),
           "stubborn refuses ctl: %s", why);
     tree_free(act);
     tree_free(ef);
@@ -285,7 +484,9 @@ static void test_accepts(void)
 int main(void)
 {
     test_random();
+    test_random_ltl();
     test_gain();
+    test_ltl_gain();
     test_accepts();
     UNIT_DONE();
 }
