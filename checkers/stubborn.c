@@ -2,6 +2,7 @@
  * computation (an epoch stamp), each pulling in what the conditions of
  * stubborn.h require.  The per-place lists of increasing and decreasing
  * transitions are built once, from the firing effects. */
+#include "checkers/placelists.h"
 #include "checkers/stubborn.h"
 
 #include <stdlib.h>
@@ -31,38 +32,13 @@ struct stubborn {
     uint32_t *seed_stamp, seed_epoch;
 };
 
-/* Per-place lists from the effects: counting pass, then filling. */
 static int build_changers(stubborn_t *sb)
 {
     const cnet_t *cn = sb->cn;
-    uint32_t P = cn->nplaces, T = cn->ntransitions;
-    sb->inc_start = calloc((size_t)P + 2, sizeof *sb->inc_start);
-    sb->dec_start = calloc((size_t)P + 2, sizeof *sb->dec_start);
-    size_t neff = cn->eff_start[T];
-    sb->inc = malloc((neff ? neff : 1) * sizeof *sb->inc);
-    sb->dec = malloc((neff ? neff : 1) * sizeof *sb->dec);
-    if (!sb->inc_start || !sb->dec_start || !sb->inc || !sb->dec)
-        return -1;
-    for (size_t i = 0; i < neff; i++) {
-        uint32_t p = cn->eff_place[i];
-        if (cn->eff_delta[i] > 0)
-            sb->inc_start[p + 2]++;
-        else
-            sb->dec_start[p + 2]++;
-    }
-    for (uint32_t p = 0; p < P; p++) {
-        sb->inc_start[p + 2] += sb->inc_start[p + 1];
-        sb->dec_start[p + 2] += sb->dec_start[p + 1];
-    }
-    for (uint32_t t = 0; t < T; t++)
-        for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
-            uint32_t p = cn->eff_place[i];
-            if (cn->eff_delta[i] > 0)
-                sb->inc[sb->inc_start[p + 1]++] = t;
-            else
-                sb->dec[sb->dec_start[p + 1]++] = t;
-        }
-    return 0;
+    return place_lists(cn, cn->eff_start, cn->eff_place, cn->eff_delta, 1, &sb->inc_start,
+                       &sb->inc) < 0 ||
+           place_lists(cn, cn->eff_start, cn->eff_place, cn->eff_delta, -1, &sb->dec_start,
+                       &sb->dec) < 0 ? -1 : 0;
 }
 
 stubborn_t *stubborn_new(const cnet_t *cn)

@@ -2,6 +2,7 @@
  * removing every place that violates the condition, until none does,
  * leaves the largest one.  A work list revisits only the places whose
  * lowering transitions lost an output place. */
+#include "checkers/placelists.h"
 #include "checkers/traps.h"
 
 #include <stdlib.h>
@@ -14,34 +15,6 @@ struct trap_index {
     uint8_t *queued;
 };
 
-/* Per-place lists from per-transition ones: a counting pass, then a fill. */
-static int invert(const cnet_t *cn, int lowering, uint32_t **start_out, uint32_t **list_out)
-{
-    uint32_t P = cn->nplaces, T = cn->ntransitions;
-    const uint32_t *tstart = lowering ? cn->eff_start : cn->post_start;
-    const uint32_t *tplace = lowering ? cn->eff_place : cn->post_place;
-    size_t n = tstart[T];
-    uint32_t *start = calloc((size_t)P + 2, sizeof *start);
-    uint32_t *list = malloc((n ? n : 1) * sizeof *list);
-    if (!start || !list) {
-        free(start);
-        free(list);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!lowering || cn->eff_delta[i] < 0)
-            start[tplace[i] + 2]++;
-    for (uint32_t p = 0; p < P; p++)
-        start[p + 2] += start[p + 1];
-    for (uint32_t t = 0; t < T; t++)
-        for (uint32_t i = tstart[t]; i < tstart[t + 1]; i++)
-            if (!lowering || cn->eff_delta[i] < 0)
-                list[start[tplace[i] + 1]++] = t;
-    *start_out = start;
-    *list_out = list;
-    return 0;
-}
-
 trap_index *trap_index_new(const cnet_t *cn)
 {
     trap_index *ix = calloc(1, sizeof *ix);
@@ -50,8 +23,10 @@ trap_index *trap_index_new(const cnet_t *cn)
     ix->cn = cn;
     ix->work = malloc(((size_t)cn->nplaces + 1) * sizeof *ix->work);
     ix->queued = calloc((size_t)cn->nplaces + 1, 1);
-    if (!ix->work || !ix->queued || invert(cn, 1, &ix->low_start, &ix->low) < 0 ||
-        invert(cn, 0, &ix->out_start, &ix->out) < 0) {
+    if (!ix->work || !ix->queued ||
+        place_lists(cn, cn->eff_start, cn->eff_place, cn->eff_delta, -1, &ix->low_start,
+                    &ix->low) < 0 ||
+        place_lists(cn, cn->post_start, cn->post_place, NULL, 0, &ix->out_start, &ix->out) < 0) {
         trap_index_free(ix);
         return NULL;
     }
