@@ -508,21 +508,24 @@ static __int128 emptied_trap(se_ctx *s, uint32_t *n)
     return marked;
 }
 
+static int traps_ready(se_ctx *s)
+{
+    uint32_t np = s->cn->nplaces;
+    if (!s->traps) {
+        s->traps = trap_index_new(s->cn);
+        s->tin = malloc((size_t)np + 1);
+        s->tterms = malloc(((size_t)np + 1) * sizeof *s->tterms);
+    }
+    return s->traps && s->tin && s->tterms ? 0 : -1;
+}
+
 /* After a feasible floating solution: adds the cut of a marked trap it
  * empties and solves again, while that helps.  Returns the last status,
  * LP_INFEASIBLE confirmed in exact arithmetic when confirm is set. */
 static int refine_with_traps(se_ctx *s, int confirm)
 {
-    uint32_t np = s->cn->nplaces;
-    if (!trap_rounds)
+    if (!trap_rounds || traps_ready(s) < 0)
         return LP_FEASIBLE;
-    if (!s->traps) {
-        s->traps = trap_index_new(s->cn);
-        s->tin = malloc((size_t)np + 1);
-        s->tterms = malloc(((size_t)np + 1) * sizeof *s->tterms);
-        if (!s->traps || !s->tin || !s->tterms)
-            return LP_FEASIBLE;
-    }
     for (int round = 0; round < trap_rounds; round++) {
         uint32_t n;
         if (emptied_trap(s, &n) <= 0)
@@ -632,6 +635,29 @@ static __int128 floor_of(double v)
     return (__int128)floor(v + 1e-7 + 1e-12 * fabs(v));
 }
 
+/* The optimum of a bound may empty a marked trap: its cut joins the base
+ * system (it holds in every reachable marking, so every later question
+ * may keep it), and the bound is optimised again. */
+static int tighten_with_traps(se_ctx *s)
+{
+    if (!trap_rounds || traps_ready(s) < 0)
+        return LP_FEASIBLE;
+    for (int round = 0; round < trap_rounds; round++) {
+        uint32_t n;
+        if (emptied_trap(s, &n) <= 0)
+            return LP_FEASIBLE;
+        lincon cut = {s->tterms, n, -1, LC_GE};
+        int rows = glp_get_num_rows(s->lp);
+        if (add_row(s, &cut) || glp_get_num_rows(s->lp) == rows)
+            return LP_FEASIBLE;
+        s->base_rows = (uint32_t)glp_get_num_rows(s->lp);
+        int r = float_solve(s, 0);
+        if (r != LP_FEASIBLE)
+            return r;
+    }
+    return LP_FEASIBLE;
+}
+
 static int bound_worker(void *arg)
 {
     se_ctx *s = arg;
@@ -665,6 +691,8 @@ static int bound_worker(void *arg)
         glp_set_obj_coef(s->lp, s->oind[i], s->oval[i]);
     for (int attempt = 0; attempt < 2; attempt++) {
         int r = float_solve(s, 1);
+        if (r == LP_FEASIBLE && attempt == 0)
+            r = tighten_with_traps(s);
         if (r == LP_FEASIBLE && attempt == 1)
             r = exact_solve(s);
         if (r != LP_FEASIBLE)

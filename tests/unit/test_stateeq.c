@@ -428,7 +428,7 @@ static void test_random(void)
 {
     static space s;
     int nets = 0, skipped = 0, formulas = 0, refuted = 0, unreachable = 0, wrong = 0;
-    int bounds = 0, exact_bounds = 0, low = 0, by_traps = 0, lost = 0;
+    int bounds = 0, exact_bounds = 0, low = 0, by_traps = 0, lost = 0, tighter = 0, looser = 0;
     while (nets < 1500) {
         net_t *n = random_net();
         const cnet_t *cn = nc_compile(n);
@@ -471,10 +471,18 @@ static void test_random(void)
                     sum += s.m[i][pl[j]];
                 truth = sum > truth ? sum : truth;
             }
+            uint64_t plain_b;
+            stateeq_set_trap_rounds(0);
+            int plain_ok = stateeq_upper_bound(cn, pl, k, 5.0, &plain_b) == 0;
+            stateeq_set_trap_rounds(32);
             if (stateeq_upper_bound(cn, pl, k, 5.0, &b) == 0) {
                 bounds++;
                 exact_bounds += b == truth;
                 low += b < truth;
+                tighter += plain_ok && b < plain_b;
+                looser += plain_ok && b > plain_b;
+            } else {
+                looser += plain_ok;
             }
         }
         nc_free_net(n);
@@ -485,6 +493,8 @@ static void test_random(void)
     CHECK(by_traps > 0 && lost == 0, "random: trap cuts refute %d formulas the plain state "
           "equation does not, and lose none (%d)", by_traps, lost);
     CHECK(low == 0, "random: no bound below the maximum (%d of %d)", low, bounds);
+    CHECK(tighter > 0 && looser == 0, "random: trap cuts tighten %d bounds and loosen none (%d)",
+          tighter, looser);
     CHECK(refuted > formulas / 20, "random: refutations do happen (%d)", refuted);
     CHECK(exact_bounds > bounds / 2, "random: most bounds are exact (%d of %d)", exact_bounds, bounds);
 }
