@@ -37,6 +37,13 @@ se_verdict stateeq_unreachable(const cnet_t *cn, const tree_t *phi, double timeo
 int stateeq_upper_bound(const cnet_t *cn, const uint32_t *places, uint32_t n,
                         double timeout_s, uint64_t *bound);
 
+/* checkers/deadlocklp.c: SE_UNREACHABLE proves that no reachable marking
+ * is a deadlock.  may_fire (per transition, 0: never enabled) and gainable
+ * (per place, 0: never above its initial count) are what the structure
+ * knows, or NULL. */
+se_verdict stateeq_no_deadlock(const cnet_t *cn, const uint8_t *may_fire, const uint8_t *gainable,
+                               double timeout_s);
+
 /* How many trap cuts (traps.h) one system may get before it is given up
  * (default 32); 0 switches them off, for comparisons. */
 void stateeq_set_trap_rounds(int rounds);

@@ -9,11 +9,9 @@
 
 int mcc_lp_no_deadlock(const mcc_run *r, const char *id, double deadline)
 {
-    tree_t *dead = tree_deadlock();
-    double left = deadline - mcc_now();
-    int unreachable = dead && left > 0 && stateeq_unreachable(r->cn, dead, left) == SE_UNREACHABLE;
-    tree_free(dead);
-    return unreachable ? mcc_answer_bool(id, 0, TECH_LP) : 0;
+    se_verdict v = stateeq_no_deadlock(r->cn, r->st.may_fire, r->st.gainable,
+                                       deadline - mcc_now());
+    return v == SE_UNREACHABLE ? mcc_answer_bool(id, 0, TECH_LP) : 0;
 }
 
 /* The places the structure does not bound by their initial count. */

@@ -429,6 +429,7 @@ static void test_random(void)
     static space s;
     int nets = 0, skipped = 0, formulas = 0, refuted = 0, unreachable = 0, wrong = 0;
     int bounds = 0, exact_bounds = 0, low = 0, by_traps = 0, lost = 0, tighter = 0, looser = 0;
+    int dl_free = 0, dl_wrong = 0, dl_proved = 0, dl_lost = 0;
     while (nets < 1500) {
         net_t *n = random_net();
         const cnet_t *cn = nc_compile(n);
@@ -460,6 +461,15 @@ static void test_random(void)
             }
             tree_free(phi);
         }
+        tree_t *dead = tree_deadlock();
+        int has_deadlock = some_model(&s, dead);
+        int by_dnf = stateeq_unreachable(cn, dead, 5.0) == SE_UNREACHABLE;
+        int by_both = stateeq_no_deadlock(cn, NULL, NULL, 5.0) == SE_UNREACHABLE;
+        tree_free(dead);
+        dl_free += !has_deadlock;
+        dl_wrong += by_both && has_deadlock;
+        dl_proved += by_both;
+        dl_lost += by_dnf && !by_both;
         for (int f = 0; f < 2; f++) {
             uint32_t pl[3], k = 1 + rnd(3);
             for (uint32_t i = 0; i < k; i++)
@@ -492,11 +502,40 @@ static void test_random(void)
     CHECK(wrong == 0, "random: no reachable formula refuted (%d of %d)", wrong, formulas);
     CHECK(by_traps > 0 && lost == 0, "random: trap cuts refute %d formulas the plain state "
           "equation does not, and lose none (%d)", by_traps, lost);
+    CHECK(dl_wrong == 0 && dl_lost == 0 && dl_proved > dl_free / 4,
+          "random: no deadlock-freedom claimed wrongly (%d); %d of %d deadlock-free nets proved, "
+          "none lost to the disjunctive form (%d)", dl_wrong, dl_proved, dl_free, dl_lost);
     CHECK(low == 0, "random: no bound below the maximum (%d of %d)", low, bounds);
     CHECK(tighter > 0 && looser == 0, "random: trap cuts tighten %d bounds and loosen none (%d)",
           tighter, looser);
     CHECK(refuted > formulas / 20, "random: refutations do happen (%d)", refuted);
     CHECK(exact_bounds > bounds / 2, "random: most bounds are exact (%d of %d)", exact_bounds, bounds);
+}
+
+/* A token going round n places; each step also reads a place g that
+ * keeps its token.  "No step enabled" has 2^n cases, far over the
+ * disjunctive form's cap; one constraint per transition needs none. */
+static void test_linear_deadlock(void)
+{
+    const int n = 12;
+    net_t *net = nc_create_net("ring", NULL);
+    for (int i = 0; i < n; i++)
+        nc_create_place(net, NULL, NULL, i == 0);
+    int g = nc_create_place(net, NULL, NULL, 1);
+    for (int i = 0; i < n; i++) {
+        int t = nc_create_transition(net, NULL, NULL);
+        arc(net, NC_ARC_PT, i, t, 1);
+        arc(net, NC_ARC_TP, (i + 1) % n, t, 1);
+        arc(net, NC_ARC_READ, g, t, 1);
+    }
+    const cnet_t *cn = nc_compile(net);
+    tree_t *dead = tree_deadlock();
+    CHECK(stateeq_unreachable(cn, dead, 10.0) == SE_UNKNOWN,
+          "ring of %d with a read place: the disjunctive form cannot refute a deadlock", n);
+    CHECK(stateeq_no_deadlock(cn, NULL, NULL, 10.0) == SE_UNREACHABLE,
+          "ring of %d: one constraint per transition refutes it", n);
+    tree_free(dead);
+    nc_free_net(net);
 }
 
 int main(void)
@@ -507,6 +546,7 @@ int main(void)
     test_cap();
     test_guard();
     test_random();
+    test_linear_deadlock();
     glp_free_env();
     UNIT_DONE();
 }
