@@ -71,9 +71,19 @@ char *mcc_u128_decimal(mcc_u128 v, char *buf)
     return buf;
 }
 
+/* Named before every answer's own techniques: how the net the checkers
+ * saw was made (UNFOLDING_TO_PT for a colored model), "" for none. */
+static const char *net_techniques = "";
+
+void mcc_answers_net_techniques(const char *words)
+{
+    net_techniques = words ? words : "";
+}
+
 static void line(const char *head, const char *id, const char *value, const char *techniques)
 {
-    printf("%s %s %s TECHNIQUES %s\n", head, id, value, techniques);
+    printf("%s %s %s TECHNIQUES %s%s%s\n", head, id, value, net_techniques,
+           *net_techniques ? " " : "", techniques);
     fflush(stdout);
 }
 
