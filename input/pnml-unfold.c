@@ -225,7 +225,8 @@ static int multiset_value(unfolder *U, const pc_term *t, const uint32_t *val)
     if (ms_eval(U, t, val, 1) < 0)
         return -1;
     mvec *m = &U->ms;
-    qsort(m->e, m->n, sizeof *m->e, by_color);
+    if (m->n > 1)   /* qsort may not be given the NULL of an empty vector */
+        qsort(m->e, m->n, sizeof *m->e, by_color);
     size_t out = 0;
     for (size_t i = 0; i < m->n;) {
         entry e = m->e[i++];
