@@ -80,18 +80,28 @@ void mcc_answers_net_techniques(const char *words)
     net_techniques = words ? words : "";
 }
 
+/* The techniques as printed and as written to the verdict file. */
+static const char *with_net(const char *techniques, char *buf, size_t len)
+{
+    if (!*net_techniques)
+        return techniques;
+    snprintf(buf, len, "%s %s", net_techniques, techniques);
+    return buf;
+}
+
 static void line(const char *head, const char *id, const char *value, const char *techniques)
 {
-    printf("%s %s %s TECHNIQUES %s%s%s\n", head, id, value, net_techniques,
-           *net_techniques ? " " : "", techniques);
+    printf("%s %s %s TECHNIQUES %s\n", head, id, value, techniques);
     fflush(stdout);
 }
 
 int mcc_answer_bool_shown(const char *id, int value, const char *techniques,
                           const mcc_evidence *ev)
 {
+    char tb[512];
     if (!claim(id))
         return 0;
+    techniques = with_net(techniques, tb, sizeof tb);
     line("FORMULA", id, value ? "TRUE" : "FALSE", techniques);
     mcc_xml_value(id, value ? "true" : "false", techniques, ev);
     return 1;
@@ -104,9 +114,10 @@ int mcc_answer_bool(const char *id, int value, const char *techniques)
 
 int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
 {
-    char buf[40];
+    char buf[40], tb[512];
     if (!claim(id))
         return 0;
+    techniques = with_net(techniques, tb, sizeof tb);
     line("FORMULA", id, mcc_u128_decimal(value, buf), techniques);
     mcc_xml_value(id, buf, techniques, NULL);
     return 1;
@@ -114,9 +125,10 @@ int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
 
 int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniques)
 {
-    char buf[40];
+    char buf[40], tb[512];
     if (!claim(what))
         return 0;
+    techniques = with_net(techniques, tb, sizeof tb);
     line("STATE_SPACE", what, mcc_u128_decimal(value, buf), techniques);
     mcc_xml_value(what, buf, techniques, NULL);
     return 1;
