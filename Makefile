@@ -109,12 +109,14 @@ FUZZ_RUNS ?= 100000
 # Per-target libFuzzer options; -close_fd_mask=2 silences the readers'
 # error messages (the sanitizers' reports still appear).
 FUZZ_FLAGS ?= -timeout=60 -rss_limit_mb=2048 -close_fd_mask=2
-FUZZ_TARGETS ?= cfa pnml pep senil rers formula mccxml verdicts
+FUZZ_TARGETS ?= cfa pnml pnml_colored pep senil rers formula mccxml verdicts
 FUZZ_SAN = -fsanitize=address,undefined
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -I. -Iformula \
               $(XML_CFLAGS) $(CGRAPH_CFLAGS) -g -O1 $(FUZZ_SAN) \
               -DCFA_MAX_CHOICES=200000u -DCFA_MAX_NET_TRANSITIONS=100000u -DCFA_MAX_PLACES=20000u \
               -DRERS_MAX_TRANSITIONS=100000u -DRERS_MAX_ARCS=1000000u \
+              -DPC_MAX_PLACES=100000u -DPC_MAX_TRANSITIONS=100000u -DPC_MAX_ARCS=1000000u \
+              -DPC_MAX_BINDINGS=1000000ull \
               -DMCK_VERSION='"$(VERSION)"' -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
 FUZZ_LIBOBJ := $(addprefix $(FUZZ_DIR)/,$(LIBOBJ))
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
@@ -145,7 +147,7 @@ fuzz: fuzz-build
 	@fail=; for t in $(FUZZ_TARGETS); do \
 	  c=$(FUZZ_DIR)/corpus/$$t; a=$(FUZZ_DIR)/artifacts/$$t; log=$(FUZZ_DIR)/log/$$t.log; \
 	  mkdir -p $$c $$a $(FUZZ_DIR)/log && cp tests/fuzz/seeds/$$t/* $$c/ || exit 1; \
-	  case $$t in pnml|mccxml|verdicts) dict=xml;; rers) dict=dot;; *) dict=$$t;; esac; \
+	  case $$t in pnml|pnml_colored|mccxml|verdicts) dict=xml;; rers) dict=dot;; *) dict=$$t;; esac; \
 	  [ -f tests/fuzz/$$dict.dict ] && dict=-dict=tests/fuzz/$$dict.dict || dict=; \
 	  echo "fuzz_$$t: $(FUZZ_RUNS) runs, log $$log"; \
 	  if $(FUZZ_DIR)/fuzz_$$t -runs=$(FUZZ_RUNS) $(FUZZ_FLAGS) -print_final_stats=1 \

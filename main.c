@@ -298,6 +298,9 @@ static int cmd_info(int argc, char **argv)
     nc_summarize(net, &s);
     printf("language: %s\n", it->name);
     printf("net: %s\n", net->name);
+    if (net->colored.unfolded)
+        printf("colored: %zu places, %zu transitions, %zu arcs (unfolded below)\n",
+               net->colored.places, net->colored.transitions, net->colored.arcs);
     printf("places: %zu\n", s.places);
     printf("transitions: %zu\n", s.transitions);
     printf("arcs: %zu (place->transition %zu, transition->place %zu, read %zu)\n", s.arcs,

@@ -297,6 +297,16 @@ void nc_free_net(net_t *net)
         free(net->units[i].name);
         free(net->units[i].places);
     }
+    for (size_t i = 0; i < net->nplace_groups; i++) {
+        free(net->place_groups[i].name);
+        free(net->place_groups[i].members);
+    }
+    for (size_t i = 0; i < net->ntransition_groups; i++) {
+        free(net->transition_groups[i].name);
+        free(net->transition_groups[i].members);
+    }
+    free(net->place_groups);
+    free(net->transition_groups);
     free(net->places);
     free(net->transitions);
     free(net->arcs);
@@ -479,6 +489,50 @@ int nc_unit_add_place(net_t *net, uint32_t unit, uint32_t place)
     }
     u->places[u->nplaces++] = place;
     return NC_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* groups */
+
+int nc_add_group(net_t *net, int transitions, const char *name, const uint32_t *members,
+                 uint32_t n)
+{
+    nc_group **arr = transitions ? &net->transition_groups : &net->place_groups;
+    size_t *len = transitions ? &net->ntransition_groups : &net->nplace_groups;
+    size_t *cap = transitions ? &net->cap_transition_groups : &net->cap_place_groups;
+    size_t limit = transitions ? net->ntransitions : net->nplaces;
+    for (uint32_t i = 0; i < n; i++)
+        if (members[i] >= limit)
+            return NC_ERR_BAD_INDEX;
+    if (nc_find_group(net, transitions, name))
+        return NC_ERR_DUPLICATE_ID;
+    if (grow((void **)arr, cap, *len + 1, sizeof **arr) < 0)
+        return NC_ERR_NO_MEMORY;
+    nc_group *g = &(*arr)[*len];
+    g->name = strdup(name);
+    g->members = malloc((n ? n : 1) * sizeof *g->members);
+    if (!g->name || !g->members) {
+        free(g->name);
+        free(g->members);
+        return NC_ERR_NO_MEMORY;
+    }
+    if (n)
+        memcpy(g->members, members, n * sizeof *members);
+    g->n = n;
+    (*len)++;
+    return NC_OK;
+}
+
+/* Linear: groups are the colored nodes, a few hundred at most, and only
+ * looked up while reading a formula. */
+const nc_group *nc_find_group(const net_t *net, int transitions, const char *name)
+{
+    const nc_group *arr = transitions ? net->transition_groups : net->place_groups;
+    size_t len = transitions ? net->ntransition_groups : net->nplace_groups;
+    for (size_t i = 0; name && i < len; i++)
+        if (!strcmp(arr[i].name, name))
+            return &arr[i];
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -48,6 +48,15 @@ typedef struct nc_unit {
     uint32_t *places;
 } nc_unit;
 
+/* A named group of places or transitions: a colored net's place or
+ * transition stands for its unfolded copies.  A formula naming the group
+ * means all of them (the sum of their tokens, any of them fireable). */
+typedef struct nc_group {
+    char *name;
+    uint32_t *members;
+    uint32_t n;
+} nc_group;
+
 typedef struct cnet cnet_t;
 
 typedef struct net {
@@ -69,6 +78,14 @@ typedef struct net {
      * that ends in a deadlock is no counterexample (RERS, rers-format.md
      * §4.3).  Otherwise the dead marking repeats forever. */
     int ltl_infinite_only;
+
+    /* Set by a reader that unfolded a colored net: the groups of unfolded
+     * copies (by the colored node's id) and the size before unfolding, for
+     * reports.  Checkers never look at them: the unfolded net is the model. */
+    nc_group *place_groups, *transition_groups;
+    size_t nplace_groups, ntransition_groups;
+    size_t cap_place_groups, cap_transition_groups;
+    struct { int unfolded; size_t places, transitions, arcs; } colored;
 
     /* Language-owned data (e.g. CFA automata), freed with the net. */
     void *lang_data;
@@ -121,6 +138,13 @@ int nc_set_comment(char **field, const char *text);
 /* Partition / units.  nc_add_unit returns the unit index or a negative status. */
 int nc_add_unit(net_t *net, const char *name, int32_t parent);
 int nc_unit_add_place(net_t *net, uint32_t unit, uint32_t place);
+
+/* Adds a group of n places (transitions != 0: transitions) under name;
+ * the members are copied.  Returns 0 or a negative status. */
+int nc_add_group(net_t *net, int transitions, const char *name, const uint32_t *members,
+                 uint32_t n);
+/* The group called name, or NULL. */
+const nc_group *nc_find_group(const net_t *net, int transitions, const char *name);
 
 /* ---- lookups ---- */
 /* By id: index, or -1 when unknown. */

@@ -70,5 +70,11 @@ uint64_t graph_states(const graph_t *g);   /* closed states */
  * (budget or deadline, 0 for none; why says which). */
 int graph_components(const graph_t *g, uint32_t ntransitions, size_t budget, double deadline,
                      int stop_early, int *live, uint64_t *ncomponents, char *why, size_t whylen);
+/* The same where what must occur in each bottom component is a class of
+ * transitions (classes[t] < nclasses; a colored transition's unfolded
+ * copies): live iff each bottom component has an edge of every class. */
+int graph_components_of(const graph_t *g, const uint32_t *classes, uint32_t nclasses,
+                        size_t budget, double deadline, int stop_early, int *live,
+                        uint64_t *ncomponents, char *why, size_t whylen);
 
 #endif

@@ -29,6 +29,7 @@ typedef struct tarjan {
     uint32_t fp, counter, ncomp;
     uint32_t *stamp;    /* per transition: last component that enabled it, + 1 */
     uint32_t ntransitions;
+    const uint32_t *classes;   /* edge label -> transition counted, NULL: itself */
     int stop_early;     /* stop at the first bottom component that is not live */
     int live;
 } tarjan;
@@ -58,6 +59,8 @@ static int close_component(tarjan *tj, uint32_t k)
         uint64_t end = *bv_u64(&g->offsets, v + 1);
         for (uint64_t e = *bv_u64(&g->offsets, v); e < end; e++) {
             uint32_t w = *bv_u32(&g->targets, e), t = *bv_u32(&g->labels, e);
+            if (tj->classes)
+                t = tj->classes[t];
             if (tj->low[w] != comp || tj->index[w] != DONE) {
                 bottom = 0;
                 break;
@@ -118,6 +121,14 @@ static int search(tarjan *tj, double deadline)
 int graph_components(const graph_t *g, uint32_t ntransitions, size_t budget, double deadline,
                      int stop_early, int *live, uint64_t *ncomponents, char *why, size_t whylen)
 {
+    return graph_components_of(g, NULL, ntransitions, budget, deadline, stop_early, live,
+                               ncomponents, why, whylen);
+}
+
+int graph_components_of(const graph_t *g, const uint32_t *classes, uint32_t ntransitions,
+                        size_t budget, double deadline, int stop_early, int *live,
+                        uint64_t *ncomponents, char *why, size_t whylen)
+{
     uint64_t n = graph_states(g);
     size_t need = (size_t)n * (4 * sizeof(uint32_t) + sizeof(uint64_t)) +
                   (size_t)ntransitions * sizeof(uint32_t);
@@ -125,7 +136,8 @@ int graph_components(const graph_t *g, uint32_t ntransitions, size_t budget, dou
         snprintf(why, whylen, "memory budget exhausted (component search)");
         return -1;
     }
-    tarjan tj = {g, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, ntransitions, stop_early, 1};
+    tarjan tj = {g, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, ntransitions, NULL, stop_early, 1};
+    tj.classes = classes;
     tj.index = calloc(n, sizeof *tj.index);
     tj.low = malloc(n * sizeof *tj.low);
     tj.stack = malloc(n * sizeof *tj.stack);

@@ -283,9 +283,14 @@ static int collect(reader *r, const xmlNode *n, int places, idlist *out)
         char *id = leaf_text(r, c);
         if (!id)
             return -1;
-        int64_t i = places ? nc_find_place(r->net, id) : nc_find_transition(r->net, id);
+        /* a colored node's id names all its unfolded copies */
+        const nc_group *g = nc_find_group(r->net, !places, id);
+        int64_t i = g ? 0 : places ? nc_find_place(r->net, id) : nc_find_transition(r->net, id);
         char buf[128];
-        if (i < 0)
+        if (g) {
+            for (uint32_t k = 0; k < g->n && !r->error; k++)
+                idlist_push(r, c, out, g->members[k]);
+        } else if (i < 0)
             fail(r, c, "unknown %s '%s'", want, show(id, buf, sizeof buf));
         else
             idlist_push(r, c, out, (uint32_t)i);

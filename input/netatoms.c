@@ -3,6 +3,7 @@
  * transition.  Names the user reads come first, ids second, so that PEP's
  * quoted names and PNML's ids both work. */
 #include <stdio.h>
+#include <stdlib.h>
 #include "input.h"
 
 static int64_t find_place(net_t *net, const char *text, char *msg, size_t msglen)
@@ -36,10 +37,35 @@ static tree_t *fireable(net_t *net, const char *text, char *msg, size_t msglen)
     return tree_fireable(&index, 1);
 }
 
+/* A colored node of an unfolded net: all its copies, as one atom (a sum
+ * of tokens, or any copy fireable). */
+static tree_t *group_atom(net_t *net, const nc_group *g, ap_pos pos)
+{
+    if (pos == AP_FIREABLE)
+        return g->n ? tree_fireable(g->members, g->n) : tree_const(0);
+    lin_term *terms = malloc((g->n ? g->n : 1) * sizeof *terms);
+    if (!terms)
+        return NULL;
+    for (uint32_t i = 0; i < g->n; i++)
+        terms[i] = (lin_term){ g->members[i], 1 };
+    (void)net;
+    tree_t *t = tree_cmp(terms, g->n, pos == AP_BOOL ? -1 : 0, REL_GE);
+    free(terms);
+    return t;
+}
+
 tree_t *netlang_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text,
                         char *msg, size_t msglen)
 {
     (void)lang_data;
+    /* the unfolded copies are named by the colored node's id only when
+     * nothing else has that name */
+    if (nc_find_place_by_name(net, text) == -1 && nc_find_place(net, text) < 0 &&
+        nc_find_transition_by_name(net, text) == -1 && nc_find_transition(net, text) < 0) {
+        const nc_group *g = nc_find_group(net, pos == AP_FIREABLE, text);
+        if (g)
+            return group_atom(net, g, pos);
+    }
     if (pos == AP_FIREABLE)
         return fireable(net, text, msg, msglen);
     int64_t p = find_place(net, text, msg, msglen);

@@ -46,6 +46,10 @@ int pn_nupn_set_list(pn_nupn *nu, int subunits, const char *text, size_t n);
 int pn_nupn_resolve(net_t *net, pn_nupn *nu, const char *file);
 void pn_nupn_free(pn_nupn *nu);
 
+/* A symmetric net (input/pnml-colored.c), unfolded into a P/T net
+ * (input/pnml-unfold.c).  NULL after nc_error. */
+net_t *pn_read_colored(const char *path);
+
 /* A short, single-line rendering of untrusted text for a message. */
 const char *pn_show(const char *s, char *buf, size_t size);
 

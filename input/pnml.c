@@ -67,6 +67,7 @@ typedef struct reader {
     xmlTextReaderPtr xr;
     net_t *net;
     int failed, net_seen;
+    int colored;   /* a symmetric net: read again by pn_read_colored */
     struct { int seen, truncated; long line; char msg[200]; } xmlerr;
     unsigned char ctx[MAX_DEPTH];
 
@@ -312,9 +313,10 @@ static int read_count(reader *R, const char *what, const char *owner, nc_count *
 /* ------------------------------------------------------------------ */
 /* nodes and arcs */
 
+/* A P/T net that has colored parts: mck reads symmetric nets, not this. */
 static int colored(reader *R)
 {
-    return fail(R, node_line(R), "colored nets (symmetricnet) are not supported yet");
+    return fail(R, node_line(R), "colored elements in a P/T net (type ptnet): refused");
 }
 
 static int node_status(reader *R, int rc, const char *id)
@@ -462,8 +464,16 @@ static int begin_net(reader *R)
     if (!(found & 1) || !R->id.len)
         return fail(R, line, "<net> without an id");
     const char *type = (found & 2) ? R->attr.s : "";
-    if (strstr(type, "symmetricnet") || strstr(type, "highlevelnet"))
-        return colored(R);
+    /* symmetric nets are read as a tree by their own reader: stop here */
+    if (strstr(type, "symmetricnet")) {
+        R->colored = 1;
+        return -1;
+    }
+    if (strstr(type, "highlevelnet")) {
+        char a[64];
+        return fail(R, line, "net type '%s': high-level nets beyond symmetric nets are not "
+                    "supported", pn_show(type, a, sizeof a));
+    }
     size_t tl = strlen(type);
     if (tl < 5 || strcmp(type + tl - 5, "ptnet") != 0) {
         char a[64];
@@ -873,6 +883,10 @@ net_t *pnml_read(const char *path)
     xmlSetStructuredErrorFunc(old_structured_ctx, old_structured);
     close(fd);
     reader_free(&R);
+    if (R.colored && !R.failed) {
+        nc_free_net(R.net);
+        return pn_read_colored(path);
+    }
     if (R.failed) {
         nc_free_net(R.net);
         return NULL;

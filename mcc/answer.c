@@ -71,6 +71,24 @@ char *mcc_u128_decimal(mcc_u128 v, char *buf)
     return buf;
 }
 
+/* Named before every answer's own techniques: how the net the checkers
+ * saw was made (UNFOLDING_TO_PT for a colored model), "" for none. */
+static const char *net_techniques = "";
+
+void mcc_answers_net_techniques(const char *words)
+{
+    net_techniques = words ? words : "";
+}
+
+/* The techniques as printed and as written to the verdict file. */
+static const char *with_net(const char *techniques, char *buf, size_t len)
+{
+    if (!*net_techniques)
+        return techniques;
+    snprintf(buf, len, "%s %s", net_techniques, techniques);
+    return buf;
+}
+
 static void line(const char *head, const char *id, const char *value, const char *techniques)
 {
     printf("%s %s %s TECHNIQUES %s\n", head, id, value, techniques);
@@ -80,8 +98,10 @@ static void line(const char *head, const char *id, const char *value, const char
 int mcc_answer_bool_shown(const char *id, int value, const char *techniques,
                           const mcc_evidence *ev)
 {
+    char tb[512];
     if (!claim(id))
         return 0;
+    techniques = with_net(techniques, tb, sizeof tb);
     line("FORMULA", id, value ? "TRUE" : "FALSE", techniques);
     mcc_xml_value(id, value ? "true" : "false", techniques, ev);
     return 1;
@@ -94,9 +114,10 @@ int mcc_answer_bool(const char *id, int value, const char *techniques)
 
 int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
 {
-    char buf[40];
+    char buf[40], tb[512];
     if (!claim(id))
         return 0;
+    techniques = with_net(techniques, tb, sizeof tb);
     line("FORMULA", id, mcc_u128_decimal(value, buf), techniques);
     mcc_xml_value(id, buf, techniques, NULL);
     return 1;
@@ -104,9 +125,10 @@ int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
 
 int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniques)
 {
-    char buf[40];
+    char buf[40], tb[512];
     if (!claim(what))
         return 0;
+    techniques = with_net(techniques, tb, sizeof tb);
     line("STATE_SPACE", what, mcc_u128_decimal(value, buf), techniques);
     mcc_xml_value(what, buf, techniques, NULL);
     return 1;

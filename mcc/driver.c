@@ -1,7 +1,7 @@
 /* `mck mcc`: from the examination name and the instance folder to answer
  * lines.  The driver reads the environment BenchKit sets, refuses what mck
- * cannot take part in (coloured nets for now), reads and
- * compiles the net, and hands over to the examination's family. */
+ * cannot take part in, reads (unfolding a colored net) and compiles the net,
+ * and hands over to the examination's family. */
 #include "mcc/mcc.h"
 #include "mcc/internal.h"
 #include "checkers/store.h"
@@ -132,17 +132,9 @@ static void head(const char *path, char *buf, size_t len)
     fclose(f);
 }
 
-static int is_colored(const char *dir)
-{
-    char buf[16];
-    char *path = join(dir, "iscolored", "");
-    head(path, buf, sizeof buf);
-    free(path);
-    return !strncmp(buf, "TRUE", 4);
-}
-
-/* After the reader refused the model: was it a coloured net?  The net
- * type comes early in the file. */
+/* After the reader refused the model: was it a coloured net (outside the
+ * subset mck unfolds, or too large to unfold)?  The net type comes early
+ * in the file. */
 static int looks_colored(const char *model)
 {
     static char buf[8192];
@@ -196,6 +188,8 @@ static int run_exam(mcc_run *r, family fam)
     }
     free(model);
     int rc = 0;
+    /* every answer on a colored instance comes from its P/T unfolding */
+    mcc_answers_net_techniques(r->net->colored.unfolded ? "UNFOLDING_TO_PT" : NULL);
     r->cn = nc_compile(r->net);
     if (!r->cn || mcc_structure_compute(r->cn, &r->st) < 0) {
         nc_error(NULL, 0, "out of memory");
@@ -275,10 +269,8 @@ int mcc_main(int argc, char **argv)
     if (xml && mcc_xml_open(xml, r.exam) < 0)
         return 2;
     int rc = 0;
-    if (is_colored(r.dir))
-        mcc_answer_word("DO_NOT_COMPETE");
-    else
-        rc = run_exam(&r, exams[k].fam);
+    rc = run_exam(&r, exams[k].fam);
+    mcc_answers_net_techniques(NULL);
     if (mcc_xml_close() < 0 && rc == 0)
         rc = 1;
     mcc_answers_reset();

@@ -15,7 +15,14 @@
  * A complete exploration settles the rest.  Before the search, the state
  * equation (globallp.c) looks for a proof that no deadlock, or no count
  * above 1, is reachable.  (Its proofs of dead transitions, tried after an
- * unfinished search, decided nothing on the sample: not worth the time.) */
+ * unfinished search, decided nothing on the sample: not worth the time.)
+ *
+ * On the unfolding of a colored net the properties are about the colored
+ * places and transitions (the contest's oracles say so: a colored place
+ * holding two tokens of different colors is not one-safe, a colored
+ * transition is quasi-live when one of its bindings is): each is a class
+ * of unfolded copies, and counts, firings and changes are taken per class.
+ * On a P/T net every node is its own class. */
 #include "checkers/explore.h"
 #include "checkers/graph.h"
 #include "checkers/stubborn.h"
@@ -46,14 +53,51 @@ typedef struct watch {
     const store_t *store;
     uint8_t *fired;         /* per transition */
     uint32_t nfired;
-    uint8_t *changed;       /* per place */
+    uint8_t *changed;       /* per place class */
     uint32_t nchanged;
+    /* classes: NULL maps for a P/T net (each node its own) */
+    uint32_t *pclass, *tclass;
+    uint32_t npclass, ntclass;
+    uint8_t *cfired;        /* per transition class */
+    uint32_t ncfired;
+    int64_t *scratch;       /* per place class, zero between uses */
     int deadlock, unsafe;
     store_ref stop_ref;     /* the marking that stopped the search */
     graph_t *g;           /* Liveness only; NULL once it outgrew its budget */
     stubborn_t *sb;       /* ReachabilityDeadlock's reduction, unless --por=off */
     const char *tech;     /* what the search's answers name */
 } watch;
+
+static uint32_t pcl(const watch *w, uint32_t p)
+{
+    return w->pclass ? w->pclass[p] : p;
+}
+
+static uint32_t tcl(const watch *w, uint32_t t)
+{
+    return w->tclass ? w->tclass[t] : t;
+}
+
+/* Whether some place class holds more than one token in m. */
+static int unsafe_marking(watch *w, const nc_count *m)
+{
+    const cnet_t *cn = w->r->cn;
+    if (!w->pclass) {
+        for (uint32_t p = 0; p < cn->nplaces; p++)
+            if (m[p] > 1)
+                return 1;
+        return 0;
+    }
+    int unsafe = 0;
+    for (uint32_t p = 0; p < cn->nplaces; p++) {
+        int64_t *c = &w->scratch[w->pclass[p]];
+        if (m[p] > 1 || (*c += (int64_t)m[p]) > 1)
+            unsafe = 1;
+    }
+    for (uint32_t p = 0; p < cn->nplaces; p++)
+        w->scratch[w->pclass[p]] = 0;
+    return unsafe;
+}
 
 /* ---- the exploration's callbacks ---- */
 
@@ -70,11 +114,11 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
 {
     watch *w = ctx;
     (void)id;
-    (void)m;
     if (w->q == G_ONESAFE) {
         /* Keys of markings with no count above 1 are bitmaps (store.h). */
         size_t header;
-        if (!store_key_is_safe(store_key(w->store, ref, NULL), &header)) {
+        if (!store_key_is_safe(store_key(w->store, ref, NULL), &header) ||
+            (w->pclass && unsafe_marking(w, m))) {
             w->unsafe = 1;
             w->stop_ref = ref;
             return 1;
@@ -85,34 +129,48 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
     return 0;
 }
 
+/* The place classes whose token count t's firing changes. */
 static void note_changes(watch *w, uint32_t t)
 {
     const cnet_t *cn = w->r->cn;
+    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++)
+        w->scratch[pcl(w, cn->eff_place[i])] += cn->eff_delta[i];
     for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
-        uint32_t p = cn->eff_place[i];
-        if (!w->changed[p]) {
-            w->changed[p] = 1;
+        uint32_t c = pcl(w, cn->eff_place[i]);
+        if (w->scratch[c] != 0 && !w->changed[c]) {
+            w->changed[c] = 1;
             w->nchanged++;
         }
     }
+    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++)
+        w->scratch[pcl(w, cn->eff_place[i])] = 0;
+}
+
+static void note_fired(watch *w, uint32_t t)
+{
+    w->fired[t] = 1;
+    w->nfired++;
+    uint32_t c = tcl(w, t);
+    if (!w->cfired[c]) {
+        w->cfired[c] = 1;
+        w->ncfired++;
+    }
+    if (w->q == G_STABLE)
+        note_changes(w, t);
 }
 
 static int on_edge(void *ctx, store_ref from, uint32_t t, store_ref to, int fresh)
 {
     watch *w = ctx;
     (void)from;
-    if (!w->fired[t]) {
-        w->fired[t] = 1;
-        w->nfired++;
-        if (w->q == G_STABLE)
-            note_changes(w, t);
-    }
+    if (!w->fired[t])
+        note_fired(w, t);
     if (w->g && graph_add_edge(w->g, to, fresh, t) < 0)
         drop_graph(w);
     if (w->q == G_QUASI)
-        return w->nfired == w->r->cn->ntransitions;
+        return w->ncfired == w->ntclass;
     if (w->q == G_STABLE)
-        return w->nchanged == w->r->cn->nplaces;
+        return w->nchanged == w->npclass;
     return 0;
 }
 
@@ -134,8 +192,45 @@ static int on_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
 
 /* ---- before and after ---- */
 
+/* Whether every member of some transition class is never enabled (a
+ * colored transition with no binding at all included). */
+static int some_class_dead(const mcc_run *r, const watch *w)
+{
+    if (!w->tclass)
+        return r->st.ndead > 0;
+    uint8_t *alive = calloc(w->ntclass ? w->ntclass : 1, 1);
+    if (!alive)
+        return 0;
+    for (uint32_t t = 0; t < r->cn->ntransitions; t++)
+        if (r->st.may_fire[t])
+            alive[w->tclass[t]] = 1;
+    int dead = 0;
+    for (uint32_t c = 0; c < w->ntclass; c++)
+        dead |= !alive[c];
+    free(alive);
+    return dead;
+}
+
+/* Whether every member of some place class never changes. */
+static int some_class_frozen(const mcc_run *r, const watch *w)
+{
+    if (!w->pclass)
+        return r->st.nfrozen > 0;
+    uint8_t *moves = calloc(w->npclass ? w->npclass : 1, 1);
+    if (!moves)
+        return 0;
+    for (uint32_t p = 0; p < r->cn->nplaces; p++)
+        if (!r->st.frozen[p])
+            moves[w->pclass[p]] = 1;
+    int frozen = 0;
+    for (uint32_t c = 0; c < w->npclass; c++)
+        frozen |= !moves[c];
+    free(moves);
+    return frozen;
+}
+
 /* What the structure and the initial marking decide: 1 printed, 0 not. */
-static int shortcut(const mcc_run *r, question q)
+static int shortcut(const mcc_run *r, watch *w, question q)
 {
     const mcc_structure *s = &r->st;
     const char *id = names[q];
@@ -147,7 +242,7 @@ static int shortcut(const mcc_run *r, question q)
             return mcc_answer_bool(id, 1, TECH_INITIAL);
         return 0;
     case G_ONESAFE:
-        if (s->initial_unsafe)
+        if (s->initial_unsafe || (w->pclass && unsafe_marking(w, r->cn->initial)))
             return mcc_answer_bool(id, 0, TECH_INITIAL);
         for (uint32_t p = 0; p < r->cn->nplaces; p++)
             if (s->gainable[p])
@@ -155,11 +250,11 @@ static int shortcut(const mcc_run *r, question q)
         /* no count can grow beyond its initial value, which is <= 1 */
         return mcc_answer_bool(id, 1, TECH_TOPO_INITIAL);
     case G_QUASI:
-        return s->ndead ? mcc_answer_bool(id, 0, TECH_TOPO_INITIAL) : 0;
+        return some_class_dead(r, w) ? mcc_answer_bool(id, 0, TECH_TOPO_INITIAL) : 0;
     case G_STABLE:
-        return s->nfrozen ? mcc_answer_bool(id, 1, TECH_TOPO_INITIAL) : 0;
+        return some_class_frozen(r, w) ? mcc_answer_bool(id, 1, TECH_TOPO_INITIAL) : 0;
     case G_LIVE:
-        return s->ndead ? mcc_answer_bool(id, 0, TECH_TOPO_INITIAL) : 0;
+        return some_class_dead(r, w) ? mcc_answer_bool(id, 0, TECH_TOPO_INITIAL) : 0;
     }
     return 0;
 }
@@ -168,15 +263,15 @@ static int shortcut(const mcc_run *r, question q)
 static int liveness(const mcc_run *r, watch *w)
 {
     const char *id = names[G_LIVE];
-    if (w->nfired < r->cn->ntransitions)
+    if (w->ncfired < w->ntclass)
         return mcc_answer_bool(id, 0, TECH_EXPLICIT);
     if (!w->g)
         return 0;
     char why[96];
     graph_drop_refs(w->g);
     int live;
-    if (graph_components(w->g, r->cn->ntransitions, mcc_budget(r), r->deadline, 1, &live, NULL,
-                         why, sizeof why) < 0) {
+    if (graph_components_of(w->g, w->tclass, w->ntclass, mcc_budget(r), r->deadline, 1, &live,
+                            NULL, why, sizeof why) < 0) {
         fprintf(stderr, "mck mcc: Liveness: %s\n", why);
         return 0;
     }
@@ -197,8 +292,8 @@ static int conclude(const mcc_run *r, watch *w, explore_status st, const mcc_evi
     switch (w->q) {
     case G_DEADLOCK: return mcc_answer_bool(id, 0, w->tech);
     case G_ONESAFE: return mcc_answer_bool(id, 1, TECH_EXPLICIT);
-    case G_QUASI: return mcc_answer_bool(id, w->nfired == r->cn->ntransitions, TECH_EXPLICIT);
-    case G_STABLE: return mcc_answer_bool(id, w->nchanged < r->cn->nplaces, TECH_EXPLICIT);
+    case G_QUASI: return mcc_answer_bool(id, w->ncfired == w->ntclass, TECH_EXPLICIT);
+    case G_STABLE: return mcc_answer_bool(id, w->nchanged < w->npclass, TECH_EXPLICIT);
     case G_LIVE: return liveness(r, w);
     }
     return 0;
@@ -206,8 +301,11 @@ static int conclude(const mcc_run *r, watch *w, explore_status st, const mcc_evi
 
 /* The state equation before the search: one system for a deadlock, one per
  * place for OneSafe, within a share of the time. */
-static int lp_before(const mcc_run *r, question q)
+static int lp_before(const mcc_run *r, const watch *w, question q)
 {
+    /* its systems bound single places, not a colored place's copies */
+    if (q == G_ONESAFE && w->pclass)
+        return 0;
     double until = mcc_now() + LP_BEFORE_SHARE * mcc_time_left(r);
     if (q == G_DEADLOCK)
         return mcc_lp_no_deadlock(r, names[q], until);
@@ -225,22 +323,14 @@ static int walk_step(void *ctx, const nc_count *m, uint32_t t, int dead)
 {
     watch *w = ctx;
     const cnet_t *cn = w->r->cn;
-    if (t != WALK_START && !w->fired[t]) {
-        w->fired[t] = 1;
-        w->nfired++;
-        if (w->q == G_STABLE)
-            note_changes(w, t);
-    }
+    if (t != WALK_START && !w->fired[t])
+        note_fired(w, t);
     switch (w->q) {
     case G_DEADLOCK: return dead;
     case G_LIVE: return dead && cn->ntransitions > 0;
-    case G_QUASI: return w->nfired == cn->ntransitions;
-    case G_STABLE: return w->nchanged == cn->nplaces;
-    case G_ONESAFE:
-        for (uint32_t p = 0; p < cn->nplaces; p++)
-            if (m[p] > 1)
-                return 1;
-        return 0;
+    case G_QUASI: return w->ncfired == w->ntclass;
+    case G_STABLE: return w->nchanged == w->npclass;
+    case G_ONESAFE: return unsafe_marking(w, m);
     }
     return 0;
 }
@@ -331,26 +421,62 @@ static int explore_for(const mcc_run *r, watch *w)
     return printed;
 }
 
+/* The classes of a colored net's unfolding: the groups of its copies.  A
+ * node in no group is a class of its own.  0, or -1 out of memory. */
+static int make_classes(const net_t *net, const nc_group *groups, size_t ngroups, size_t n,
+                        uint32_t **out, uint32_t *nclasses)
+{
+    uint32_t *c = malloc((n ? n : 1) * sizeof *c);
+    if (!c)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        c[i] = UINT32_MAX;
+    for (size_t g = 0; g < ngroups; g++)
+        for (uint32_t k = 0; k < groups[g].n; k++)
+            c[groups[g].members[k]] = (uint32_t)g;
+    uint32_t next = (uint32_t)ngroups;
+    for (size_t i = 0; i < n; i++)
+        if (c[i] == UINT32_MAX)
+            c[i] = next++;
+    (void)net;
+    *out = c;
+    *nclasses = next;
+    return 0;
+}
+
 int mcc_global(mcc_run *r)
 {
     question q = G_DEADLOCK;
     while (q < G_LIVE && strcmp(names[q], r->exam))
         q++;
-    if (shortcut(r, q) || lp_before(r, q))
-        return 0;
     watch w;
     memset(&w, 0, sizeof w);
     w.r = r;
     w.q = q;
+    w.npclass = r->cn->nplaces;
+    w.ntclass = r->cn->ntransitions;
+    int done = 0, ok = 1;
+    if (r->net->colored.unfolded)
+        ok = make_classes(r->net, r->net->place_groups, r->net->nplace_groups, r->cn->nplaces,
+                          &w.pclass, &w.npclass) == 0 &&
+             make_classes(r->net, r->net->transition_groups, r->net->ntransition_groups,
+                          r->cn->ntransitions, &w.tclass, &w.ntclass) == 0;
     w.fired = calloc(r->cn->ntransitions ? r->cn->ntransitions : 1, 1);
-    w.changed = calloc(r->cn->nplaces ? r->cn->nplaces : 1, 1);
-    int done = 0;
-    if (!w.fired || !w.changed)
+    w.changed = calloc(w.npclass ? w.npclass : 1, 1);
+    w.cfired = calloc(w.ntclass ? w.ntclass : 1, 1);
+    w.scratch = calloc(w.npclass ? w.npclass : 1, sizeof *w.scratch);
+    if (!ok || !w.fired || !w.changed || !w.cfired || !w.scratch)
         fprintf(stderr, "mck mcc: out of memory\n");
+    else if (shortcut(r, &w, q) || lp_before(r, &w, q))
+        done = 1;
     else
         done = walk_before(r, &w) || explore_for(r, &w);
     graph_free(w.g);
     free(w.fired);
     free(w.changed);
+    free(w.cfired);
+    free(w.scratch);
+    free(w.pclass);
+    free(w.tclass);
     return done ? 0 : 1;
 }

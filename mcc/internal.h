@@ -79,6 +79,8 @@ int mcc_answer_bool_shown(const char *id, int value, const char *techniques,
 int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques);
 int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniques);
 void mcc_answer_word(const char *word);   /* CANNOT_COMPUTE, DO_NOT_COMPETE */
+/* Technique words put before every answer's own (NULL: none). */
+void mcc_answers_net_techniques(const char *words);
 size_t mcc_answers_printed(void);
 void mcc_answers_reset(void);             /* forget the printed ids (tests) */
 /* Writes v in decimal into buf (at least 40 bytes); returns buf. */

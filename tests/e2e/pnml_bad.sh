@@ -1,8 +1,7 @@
 #!/bin/sh
 # Bad PNML files (tests/data/pnml): `mck info` must exit 2 with exactly one
 # line on stderr, "FILE:LINE: text", naming the right line; a missing file
-# gives "FILE: cannot open: ...".  The colored MCC instances, when the
-# shared folder is there, are refused the same way.
+# gives "FILE: cannot open: ...".  (Symmetric nets are read: colored.sh.)
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${MCK:=$TOP/mck}"
 : "${SHARED:=$TOP/../shared}"
@@ -36,8 +35,8 @@ nupn-place-twice|9|place already in another unit: 'p'
 bomb|17|entity expansion refused
 entity-decl|2|DOCTYPE declares entities
 xxe|2|DOCTYPE declares entities
-colored|3|colored nets (symmetricnet) are not supported yet
-colored-type|6|colored nets (symmetricnet) are not supported yet
+colored|3|high-level nets beyond symmetric nets are not supported
+colored-type|6|colored elements in a P/T net (type ptnet): refused
 reference-place|6|(reference nodes) is not supported
 not-ptnet|3|is not a P/T net
 two-nets|4|more than one <net>
@@ -63,11 +62,4 @@ done
 check missing_file "$data/no_such_file.pnml" "$data/no_such_file.pnml: cannot open: " \
     "No such file or directory"
 
-if [ -d "$SHARED/mcc" ]; then
-    for dir in "$SHARED/mcc"/*-COL-*; do
-        [ -f "$dir/model.pnml" ] || continue
-        check "colored $(basename "$dir")" "$dir/model.pnml" "$dir/model.pnml:" \
-            ": colored nets (symmetricnet) are not supported yet"
-    done
-fi
 exit 0

@@ -392,9 +392,25 @@ static void test_driver(void)
     EXPECT("ltl", "FORMULA N-LTLFireability-00 TRUE TECHNIQUES SEQUENTIAL_PROCESSING EXPLICIT");
     EXPECT("ltl", "FORMULA N-LTLFireability-01 FALSE TECHNIQUES SEQUENTIAL_PROCESSING EXPLICIT");
     EXPECT("ltl", "FORMULA N-LTLFireability-02 TRUE TECHNIQUES SEQUENTIAL_PROCESSING EXPLICIT");
+    /* the model decides, not the marker file: a P/T net is answered as one */
     write_file("iscolored", "TRUE\n");
     run("ReachabilityDeadlock");
-    CHECK(has("DO_NOT_COMPETE") && !has("FORMULA"), "coloured: DO_NOT_COMPETE");
+    CHECK(has("FORMULA ReachabilityDeadlock") && !has("UNFOLDING_TO_PT") && !has("DO_NOT_COMPETE"),
+          "iscolored TRUE on a P/T model: answered, no unfolding");
+    write_file("model.pnml",
+               "<pnml><net id=\"C\" type=\"http://www.pnml.org/version-2009/grammar/symmetricnet\">"
+               "<declaration><structure><declarations><namedsort id=\"s\" name=\"S\">"
+               "<cyclicenumeration><feconstant id=\"a\"/><feconstant id=\"b\"/>"
+               "</cyclicenumeration></namedsort><variabledecl id=\"x\" name=\"x\">"
+               "<usersort declaration=\"s\"/></variabledecl></declarations></structure>"
+               "</declaration><place id=\"p\"><type><structure><usersort declaration=\"s\"/>"
+               "</structure></type><hlinitialMarking><structure><all><usersort declaration=\"s\"/>"
+               "</all></structure></hlinitialMarking></place><transition id=\"t\"/>"
+               "<arc id=\"a\" source=\"p\" target=\"t\"><hlinscription><structure>"
+               "<variable refvariable=\"x\"/></structure></hlinscription></arc></net></pnml>");
+    run("OneSafe");
+    EXPECT("colored", "FORMULA OneSafe FALSE TECHNIQUES UNFOLDING_TO_PT SEQUENTIAL_PROCESSING "
+                      "INITIAL_STATE");
     write_file("iscolored", "FALSE\n");
     write_file("model.pnml", "<pnml");
     CHECK(run("OneSafe") == 1 && has("CANNOT_COMPUTE"), "broken model: CANNOT_COMPUTE, status 1");
