@@ -31,6 +31,8 @@ static const input_type input_types[] = {
      "PEP low-level nets (docs: pep-format.md)"},
     {"senil", ".senil", senil_read, netlang_formula, netlang_output,
      "SENIL, the Kit's language for 1-safe nets typed by hand (kit-overview.md §5)"},
+    {"apnn", ".apnn", apnn_read, netlang_formula, apnn_output,
+     "APNN place/transition nets, the Abstract Petri Net Notation (apnn-format.md)"},
     {"cfa", ".cfa", cfa_read, cfa_formula, cfa_output,
      "CFA, communicating finite automata with variables, channels, stacks (cfa-format.md)"},
     {"rers", ".dot", rers_read, rers_formula, rers_output,
