@@ -109,7 +109,7 @@ FUZZ_RUNS ?= 100000
 # Per-target libFuzzer options; -close_fd_mask=2 silences the readers'
 # error messages (the sanitizers' reports still appear).
 FUZZ_FLAGS ?= -timeout=60 -rss_limit_mb=2048 -close_fd_mask=2
-FUZZ_TARGETS ?= cfa pnml pep senil rers formula mccxml verdicts
+FUZZ_TARGETS ?= cfa pnml pep senil apnn rers formula mccxml verdicts
 FUZZ_SAN = -fsanitize=address,undefined
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -I. -Iformula \
               $(XML_CFLAGS) $(CGRAPH_CFLAGS) -g -O1 $(FUZZ_SAN) \
