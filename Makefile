@@ -28,7 +28,7 @@ LSRC := $(wildcard formula/*.l input/*.l input/*/*.l)
 YGEN := $(YSRC:.y=.tab.c)
 LGEN := $(LSRC:.l=.lex.c)
 CSRC := $(filter-out main.c, $(wildcard *.c input/*.c input/*/*.c formula/*.c \
-          checkers/*.c checkers/*/*.c verdicts/*.c mcc/*.c plugin/*.c))
+          checkers/*.c checkers/*/*.c verdicts/*.c mcc/*.c plugin/*.c writers/*.c))
 CSRC := $(filter-out %.tab.c %.lex.c, $(CSRC))
 LIBOBJ := $(CSRC:.c=.o) $(YGEN:.c=.o) $(LGEN:.c=.o)
 TESTSRC := $(wildcard tests/unit/test_*.c)

@@ -143,6 +143,7 @@ static void print_help(FILE *out)
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"
         "       mck export --promela [-t LANG] [-o FILE.pml] MODEL [PROPERTIES]   (for SPIN)\n"
+        "       mck convert [-t LANG] [--to apnn|pnml|pep] MODEL -o FILE.apnn|.pnml|.ll_net\n"
         "       mck list\n"
         "       mck --plugin PATH.so COMMAND ...   (load a language plugin first; repeatable)\n"
         "       mck --help | --version\n"
@@ -175,7 +176,10 @@ static void print_help(FILE *out)
         "before $BK_TIME_CONFINEMENT seconds.  'mck mcc --help' tells more.\n"
         "\n"
         "mck export --promela writes the model, and the properties of a RERS property\n"
-        "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n",
+        "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n"
+        "\n"
+        "mck convert writes the net read from a model in any language as APNN, PNML or\n"
+        "a PEP low-level net for other tools; 'mck convert --help' tells more.\n",
         out);
 }
 
@@ -597,6 +601,8 @@ int main(int argc, char **argv)
         return verdicts_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))
         return export_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "convert"))
+        return convert_main(argc - 1, argv + 1);
     if (strchr(cmd, ':'))
         return cmd_check(argc - 1, argv + 1, cmd);
     return usage_error("unknown command '%s'", cmd);
