@@ -658,40 +658,48 @@ static int create_arcs(reader *r, net_t *net)
  * exactly the weak capacity semantics, with no new kind of arc. */
 static int add_capacities(reader *r, net_t *net)
 {
-    size_t narcs = net->narcs;
-    for (size_t i = 0; i < r->nnodes; i++) {
+    size_t narcs = net->narcs, nplaces = net->nplaces;
+    /* complement of each declared place, or UINT32_MAX: one pass over the
+     * arcs then serves every capacity (no places x arcs loop) */
+    uint32_t *comp = malloc((nplaces + 1) * sizeof *comp);
+    if (!comp)
+        return fail(r, 0, "out of memory");
+    for (size_t p = 0; p < nplaces; p++)
+        comp[p] = UINT32_MAX;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < r->nnodes; i++) {
         const node *n = &r->nodes[i];
         if (!n->is_place || !n->capacity)
             continue;
         size_t len = strlen(n->id) + 5;
         char *id = malloc(len);
-        if (!id)
-            return fail(r, n->line, "out of memory");
+        if (!id) {
+            rc = fail(r, n->line, "out of memory");
+            break;
+        }
         snprintf(id, len, "%s~cap", n->id);
         int k = nc_create_place(net, id, NULL, n->capacity - n->init);
         if (k < 0)
-            fail(r, n->line, "cannot add the capacity place %s: %s", id, nc_status_text(k));
+            rc = fail(r, n->line, "cannot add the capacity place %s: %s", id, nc_status_text(k));
+        else
+            comp[nc_find_place(net, n->id)] = (uint32_t)k;
         free(id);
-        if (k < 0)
-            return -1;
-        uint32_t p = (uint32_t)nc_find_place(net, n->id), c = (uint32_t)k;
-        for (size_t j = 0; j < narcs; j++) {
-            const nc_arc *a = &net->arcs[j];
-            if (a->place != p)
-                continue;
-            uint32_t t = a->transition;
-            if (nc_arc_weight(net, NC_ARC_PT, c, t) || nc_arc_weight(net, NC_ARC_TP, c, t))
-                continue;   /* the other arc between p and t got here first */
-            nc_count in = nc_arc_weight(net, NC_ARC_TP, p, t);
-            nc_count out = nc_arc_weight(net, NC_ARC_PT, p, t);
-            int rc = in == out ? 0
-                     : in > out ? nc_create_arc(net, NC_ARC_PT, c, t, in - out, 0)
-                                : nc_create_arc(net, NC_ARC_TP, c, t, out - in, 0);
-            if (rc < 0)
-                return fail(r, n->line, "capacity of place %s: %s", n->id, nc_status_text(rc));
-        }
     }
-    return 0;
+    for (size_t j = 0; rc == 0 && j < narcs; j++) {
+        uint32_t p = net->arcs[j].place, t = net->arcs[j].transition, c = comp[p];
+        if (c == UINT32_MAX || nc_arc_weight(net, NC_ARC_PT, c, t) ||
+            nc_arc_weight(net, NC_ARC_TP, c, t))
+            continue;   /* no capacity, or the other arc of the pair came first */
+        nc_count in = nc_arc_weight(net, NC_ARC_TP, p, t);
+        nc_count out = nc_arc_weight(net, NC_ARC_PT, p, t);
+        int k = in == out ? 0
+                : in > out ? nc_create_arc(net, NC_ARC_PT, c, t, in - out, 0)
+                           : nc_create_arc(net, NC_ARC_TP, c, t, out - in, 0);
+        if (k < 0)
+            rc = fail(r, 0, "capacity of place %s: %s", net->places[p].id, nc_status_text(k));
+    }
+    free(comp);
+    return rc;
 }
 
 static void reader_free(reader *r)
