@@ -124,3 +124,22 @@ if grep -q "renamed p1.., t1.." "$tmp/err" && grep -q "the name '50% {full}' can
 else
     echo "not ok - convert names.pnml: $(cat "$tmp/err" "$tmp/a" "$tmp/l" "$tmp/p" | tr '\n' ' ')"
 fi
+
+# A PEP name cannot hold both quote characters (pep-format.md §12).
+"$MCK" convert "$TOP/tests/data/convert/quotes.pnml" -o "$tmp/q.ll_net" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$tmp/q.ll_net" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+   grep -q "cannot be written in PEP" "$tmp/err"; then
+    echo "ok - convert refuses a PEP name with both quotes: status 2, no file"
+else
+    echo "not ok - convert PEP name with both quotes: status $rc, $(cat "$tmp/err")"
+fi
+# -o - writes to standard output, the format named by --to.
+"$MCK" convert --to apnn "$TOP/tests/data/convert/quotes.pnml" -o - >"$tmp/q.apnn" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^  \\transition{t}{\\name{it'"'"'s "t"}}$' "$tmp/q.apnn" &&
+   [ "$(shape "$tmp/q.apnn")" = "1 1 1 0 0 2" ]; then
+    echo "ok - convert --to apnn -o -: the net on standard output"
+else
+    echo "not ok - convert --to apnn -o -: status $rc"
+fi
