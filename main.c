@@ -33,6 +33,8 @@ static const input_type input_types[] = {
      "SENIL, the Kit's language for 1-safe nets typed by hand (kit-overview.md §5)"},
     {"apnn", ".apnn", apnn_read, netlang_formula, apnn_output,
      "APNN place/transition nets, the Abstract Petri Net Notation (apnn-format.md)"},
+    {"bpn2", ".bpn2", bpn2_read, bpn2_formula, bpn2_output,
+     "B(PN)2 core: blocks, actions, ; [] ||, do-od loops, channels (bpn2-format.md)"},
     {"cfa", ".cfa", cfa_read, cfa_formula, cfa_output,
      "CFA, communicating finite automata with variables, channels, stacks (cfa-format.md)"},
     {"rers", ".dot", rers_read, rers_formula, rers_output,

@@ -55,6 +55,14 @@ void prop_list_free(prop_entry *v, size_t n);
 net_t *apnn_read(const char *path);
 void apnn_output(FILE *out, net_t *net, const result_t *res);
 
+/* B(PN)², the core fragment of bpn2-format.md (input/bpn2/): atomic
+ * propositions "x = v" and "at L", runs as executed actions. */
+net_t *bpn2_read(const char *path);
+tree_t *bpn2_formula(const char *path, net_t *net, prop_kind *kind);
+tree_t *bpn2_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text,
+                     char *msg, size_t msglen);
+void bpn2_output(FILE *out, net_t *net, const result_t *res);
+
 /* Shared by the plain net languages (input/netlang.c): atomic propositions
  * are place names (by name, then by id), fireable() takes transition names
  * (by name, then by id); runs are printed as transition names. */
