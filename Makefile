@@ -102,19 +102,20 @@ distclean: clean
 # clang, and its objects carry sanitizer and coverage instrumentation, so
 # the library is compiled a second time into build-fuzz/ and the normal
 # build's objects are never touched.  The lowered CFA limits keep each input
-# at milliseconds (input/cfa/cfanet.c).
+# at milliseconds (input/cfa/cfanet.c, input/bpn2/bpn2.h).
 FUZZ_CC ?= clang
 FUZZ_DIR = build-fuzz
 FUZZ_RUNS ?= 100000
 # Per-target libFuzzer options; -close_fd_mask=2 silences the readers'
 # error messages (the sanitizers' reports still appear).
 FUZZ_FLAGS ?= -timeout=60 -rss_limit_mb=2048 -close_fd_mask=2
-FUZZ_TARGETS ?= cfa pnml pep senil apnn rers formula mccxml verdicts
+FUZZ_TARGETS ?= cfa pnml pep senil apnn bpn2 rers formula mccxml verdicts
 FUZZ_SAN = -fsanitize=address,undefined
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -I. -Iformula \
               $(XML_CFLAGS) $(CGRAPH_CFLAGS) -g -O1 $(FUZZ_SAN) \
               -DCFA_MAX_CHOICES=200000u -DCFA_MAX_NET_TRANSITIONS=100000u -DCFA_MAX_PLACES=20000u \
               -DRERS_MAX_TRANSITIONS=100000u -DRERS_MAX_ARCS=1000000u \
+              -DBPN2_MAX_ASSIGNMENTS=20000u -DBPN2_MAX_TRANSITIONS=20000u -DBPN2_MAX_PLACES=20000u \
               -DMCK_VERSION='"$(VERSION)"' -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
 FUZZ_LIBOBJ := $(addprefix $(FUZZ_DIR)/,$(LIBOBJ))
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)

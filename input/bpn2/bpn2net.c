@@ -410,10 +410,13 @@ static int arc(builder *b, arcs *a, nc_arc_kind kind, uint32_t p)
 static int record(builder *b, bp_trans_kind kind, uint32_t x, uint32_t y)
 {
     bp_program *g = b->g;
-    bp_trans *t = realloc(g->trans, (g->ntrans + 1) * sizeof *t);
-    if (!t)
-        return fail(b, 0, "out of memory");
-    g->trans = t;
+    size_t n = g->ntrans;
+    if (n == 0 || !(n & (n - 1))) {   /* doubling: 0, 1, 2, 4, ... */
+        bp_trans *t = realloc(g->trans, (n ? 2 * n : 1) * sizeof *t);
+        if (!t)
+            return fail(b, 0, "out of memory");
+        g->trans = t;
+    }
     g->trans[g->ntrans++] = (bp_trans){kind, x, y};
     return 0;
 }

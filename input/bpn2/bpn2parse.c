@@ -16,6 +16,8 @@
 
 #define BP_MAX_FILE ((size_t)64 << 20)
 #define BP_MAX_DEPTH 500          /* nesting of commands and expressions */
+#define BP_MAX_EXPR 10000         /* nodes of one action: left-deep chains are evaluated
+                                   * recursively, so their length is their depth */
 #define BP_MAX_RANGE 1000000      /* values of one variable: places, §3 */
 #define BP_MAX_CAPACITY 64        /* slots of one channel */
 
@@ -61,12 +63,20 @@ typedef struct parser {
     uint32_t *scope;   /* visible declarations, innermost last */
     size_t nscope, cscope;
     unsigned depth;
+    unsigned expr_nodes;   /* of the action being read */
     /* the action being read */
     int32_t send, recv;
     int failed;
 } parser;
 
 static int fail(parser *p, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Arrays grow by doubling: they are reallocated when their length is 0 or
+ * a power of two, so a long program is read in linear time. */
+static size_t room(size_t n)
+{
+    return n < 1 ? 1 : (n & (n - 1)) ? 0 : 2 * n;
+}
 
 static int fail(parser *p, long line, const char *fmt, ...)
 {
@@ -297,8 +307,8 @@ static int add_decl(parser *p, const tok *name)
     bp_program *g = p->prog;
     if (g->ndecls >= UINT32_MAX / 2)
         return fail(p, name->line, "too many declarations");
-    bp_decl *n = realloc(g->decls, (g->ndecls + 1) * sizeof *n);
-    uint32_t *sc = realloc(p->scope, (p->nscope + 1) * sizeof *sc);
+    bp_decl *n = room(g->ndecls) ? realloc(g->decls, room(g->ndecls) * sizeof *n) : g->decls;
+    uint32_t *sc = room(p->nscope) ? realloc(p->scope, room(p->nscope) * sizeof *sc) : p->scope;
     if (n)
         g->decls = n;
     if (sc)
@@ -397,6 +407,12 @@ static int decl(parser *p, size_t block_start)
 
 static cfa_expr *node(parser *p, cfa_op op, int is_bool, cfa_expr *l, cfa_expr *r)
 {
+    if (++p->expr_nodes > BP_MAX_EXPR) {
+        cfa_expr_free(l);
+        cfa_expr_free(r);
+        fail(p, cur(p)->line, "an action with more than %d operators and operands", BP_MAX_EXPR);
+        return NULL;
+    }
     cfa_expr *e = calloc(1, sizeof *e);
     if (!e) {
         cfa_expr_free(l);
@@ -686,10 +702,11 @@ static bp_com *new_com(parser *p, bp_kind k, long line)
 
 static int add_kid(parser *p, bp_com *c, bp_com *kid, int repeat)
 {
-    bp_com **k = realloc(c->kids, (c->nkids + 1) * sizeof *k);
+    size_t want = room(c->nkids);
+    bp_com **k = want ? realloc(c->kids, want * sizeof *k) : c->kids;
     if (k)
         c->kids = k;
-    int *r = c->kind == BC_LOOP ? realloc(c->repeat, (c->nkids + 1) * sizeof *r) : NULL;
+    int *r = c->kind != BC_LOOP ? NULL : want ? realloc(c->repeat, want * sizeof *r) : c->repeat;
     if (r)
         c->repeat = r;
     if (!k || (c->kind == BC_LOOP && !r)) {
@@ -709,6 +726,7 @@ static bp_com *action(parser *p)
     long line = open->line;
     p->pos++;
     p->send = p->recv = -1;
+    p->expr_nodes = 0;
     const tok *start = cur(p);
     cfa_expr *e = expr(p);
     if (!e)
@@ -727,7 +745,8 @@ static bp_com *action(parser *p)
     unsigned *uses = calloc(g->ndecls + 1, sizeof *uses);
     int rc = uses ? check_uses(p, e, uses, line) : fail(p, line, "out of memory");
     free(uses);
-    bp_action *a = rc == 0 ? realloc(g->actions, (g->nactions + 1) * sizeof *a) : NULL;
+    bp_action *a = rc != 0 ? NULL : room(g->nactions)
+                   ? realloc(g->actions, room(g->nactions) * sizeof *a) : g->actions;
     if (rc == 0 && !a)
         fail(p, line, "out of memory");
     if (!a) {
