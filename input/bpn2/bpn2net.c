@@ -166,6 +166,22 @@ static size_t resolved_count(builder *b, const hvec *s)
     return resolve(b, s->v, s->n) < 0 ? 0 : b->out.n;
 }
 
+/* Whether c begins with a loop: then its entry place is that loop's head,
+ * which the loop enters again after every round. */
+static const bp_com *starts_loop(const bp_com *c)
+{
+    if (c->kind == BC_LOOP)
+        return c;
+    if (c->kind == BC_ACTION)
+        return NULL;
+    for (size_t i = 0; i < (c->kind == BC_SEQ ? 1 : c->nkids); i++) {
+        const bp_com *l = starts_loop(c->kids[i]);
+        if (l)
+            return l;
+    }
+    return NULL;
+}
+
 /* Entry and exit interfaces of c (fresh vectors owned by the caller);
  * path names the parallel branch, "0" outside any. */
 static int build(builder *b, bp_com *c, const char *path, hvec *entry, hvec *exit)
@@ -189,6 +205,18 @@ static int build(builder *b, bp_com *c, const char *path, hvec *entry, hvec *exi
     }
     int rc = 0, never = 0;
     hvec head = {0};
+    /* Alternatives share their entry places.  An alternative that begins
+     * with a loop would share the loop's head, and every round of that
+     * loop would offer the other alternatives again: without a silent step
+     * the net would run differently from the program. */
+    for (size_t i = 0; (c->kind == BC_CHOICE || c->kind == BC_LOOP) && i < c->nkids; i++) {
+        const bp_com *l = starts_loop(c->kids[i]);
+        if (l)
+            return fail(b, l->line, "a loop at the start of %s needs a silent step: not "
+                        "supported in mck's B(PN)² fragment (put an action such as <true> "
+                        "before the inner loop)", c->kind == BC_CHOICE
+                        ? "an alternative of a choice" : "a loop clause");
+    }
     for (size_t i = 0; rc == 0 && i < c->nkids; i++) {
         char *sub = NULL;
         if (c->kind == BC_PAR) {

@@ -26,6 +26,8 @@ two_sends|3|a second send in one action (d!): not supported
 two_sync|3|an action with ends of two synchronous channels: not supported
 handshake_shared|4|both use x: not supported
 par_loop|2|a loop clause that starts and ends with a parallel composition
+loop_start|4|a loop at the start of a loop clause needs a silent step
+choice_loop|4|a loop at the start of an alternative of a choice needs a silent step
 too_many|3|action <a' + b' + c' + d' = 'a> at line 3: 10000000000000000 assignments to try, more than 1000000
 no_begin|1|a program is a block: 'begin' expected
 after_end|4|text after the program's 'end'
