@@ -71,6 +71,8 @@ tests/tmp/guide_lang.c: docs/adding-a-language.md
 	mkdir -p tests/tmp
 	awk '/^```c$$/ { on = 1; next } /^```/ { on = 0 } on' $< >$@
 tests/unit/test_guide: tests/tmp/guide_lang.c
+# The B(PN)² test is mostly its interpreter, a header.
+tests/unit/test_bpn2: tests/unit/bpn2sim.h tests/unit/runmck.h tests/unit/rnd.h
 
 check: mck $(TESTBIN)
 	@MCK=$(CURDIR)/mck sh tests/run.sh $(TESTBIN) tests/e2e/*.sh

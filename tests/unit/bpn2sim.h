@@ -3,8 +3,8 @@
  * shares no code with mck's reader (input/bpn2/) and knows no Petri net:
  * a state is the program's control position, kept per syntax node (which
  * child of a sequence runs, which alternative was chosen, which loop clause
- * runs), plus the values of the variables and the contents of the
- * channels.  A misreading of the doc in the net translation shows up here
+ * runs; a finished choice or loop forgets how it got there), plus the
+ * values of the variables and the contents of the channels.  A misreading of the doc in the net translation shows up here
  * as a disagreement instead of being repeated.
  *
  *   bs_load(path, err, n), bs_free
@@ -660,7 +660,7 @@ static int bs_done(const bpn2sim *m, const long *s, int n)
     switch (x->kind) {
     case BC_ACT_: return s[n] == 1;
     case BC_SEQ_: return s[n] == x->n - 1 && bs_done(m, s, x->kids[x->n - 1]);
-    case BC_CHOICE_: return s[n] >= 0 && bs_done(m, s, x->kids[s[n]]);
+    case BC_CHOICE_: return s[n] == -3;
     case BC_LOOP_: return s[n] == -2;
     default:
         for (int i = 0; i < x->n; i++)
@@ -727,9 +727,11 @@ static void bs_fire(const bpn2sim *m, long *s, int n, int target)
             k = (int)s[n];
         s[n] = k;
         bs_fire(m, s, x->kids[k], target);
-        if (x->kind == BC_LOOP_ && bs_done(m, s, x->kids[k])) {
+        /* a finished choice is finished whichever way it went (its
+         * alternatives share their exit), a loop clause goes back or out */
+        if (bs_done(m, s, x->kids[k])) {
             bs_reset(m, s, x->kids[k]);
-            s[n] = x->rep[k] ? -1 : -2;
+            s[n] = x->kind == BC_CHOICE_ ? -3 : x->rep[k] ? -1 : -2;
         }
         return;
     default:
@@ -1006,12 +1008,41 @@ static void bs_changes_text(const bpn2sim *m, const long *s, const long *t, char
 
 /* ---------------- replaying a printed run ---------------- */
 
+/* A printed step may fit several successors (two actions with the same
+ * text on one line), so a replay follows every state the run may be in:
+ * entries of 2 * nstate longs, the state and the state where the loop
+ * started (all BS_UNSET before the loop). */
+typedef struct bs_set {
+    long *v;
+    size_t n, cap, width;
+} bs_set;
+
+static int bs_set_add(bs_set *f, const long *state, const long *origin, size_t nstate)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!memcmp(f->v + i * f->width, state, nstate * sizeof *state) &&
+            !memcmp(f->v + i * f->width + nstate, origin, nstate * sizeof *state))
+            return 0;
+    if (f->n == f->cap) {
+        size_t ncap = f->cap ? 2 * f->cap : 16;
+        long *n = realloc(f->v, ncap * f->width * sizeof *n);
+        if (!n)
+            return -1;
+        f->v = n;
+        f->cap = ncap;
+    }
+    memcpy(f->v + f->n * f->width, state, nstate * sizeof *state);
+    memcpy(f->v + f->n * f->width + nstate, origin, nstate * sizeof *state);
+    f->n++;
+    return 0;
+}
+
 typedef struct bs_match {
     const bpn2sim *m;
-    const long *from;
+    const long *from, *origin;
     const char *want;      /* the step's text after "step N  " */
-    long *found;
-    int nfound;
+    bs_set *into;
+    int failed;
 } bs_match;
 
 static void bs_act_text(const bpn2sim *m, int a, char *buf, size_t len)
@@ -1040,8 +1071,8 @@ static void bs_try(void *ctx, const long *t, int a1, int a2)
         bs_changes_text(m, q->from, t, ch, sizeof ch);
         snprintf(line, sizeof line, "%s%s%s%s", t1, t2, ch[0] ? "  " : "", ch);
     }
-    if (!strcmp(line, q->want) && !q->nfound++)
-        memcpy(q->found, t, (size_t)m->nstate * sizeof *t);
+    if (!strcmp(line, q->want) && bs_set_add(q->into, t, q->origin, (size_t)m->nstate) < 0)
+        q->failed = 1;
 }
 
 static int bs_replay_fail(char *err, size_t n, long lineno, const char *fmt, const char *arg)
@@ -1051,22 +1082,39 @@ static int bs_replay_fail(char *err, size_t n, long lineno, const char *fmt, con
     return -1;
 }
 
-/* 0 when every line of the printed run is a step the program can take
- * from the state before it (and the states, loop and deadlock claims
- * hold); -1 with a reason. */
+static int bs_dead(const bpn2sim *m, const long *s)
+{
+    long *t = malloc((size_t)m->nstate * sizeof *t);
+    if (!t)
+        return 0;
+    bs_seen v = {m, t, 0, 1, 0};
+    bs_successors(m, s, bs_add, &v);
+    int dead = v.n == 0 && !v.overflow && !bs_done(m, s, 0);
+    free(t);
+    return dead;
+}
+
+/* 0 when the printed run is a run of the program: every step one it can
+ * take from a state the run may be in, with exactly the printed changes;
+ * the printed states, the closing of a loop and a deadlock claim hold on
+ * at least one way through.  -1 with a reason.  final (m->nstate longs,
+ * may be NULL) gets a last state. */
 static int bs_replay(const bpn2sim *m, const char *run, long *final, char *err, size_t errlen)
 {
-    size_t sz = (size_t)m->nstate * sizeof(long);
-    long *s = malloc(sz), *t = malloc(sz), *loop = malloc(sz);
-    int have_loop = 0, rc = 0, nsteps = 0;
-    if (!s || !t || !loop) {
-        free(s);
-        free(t);
-        free(loop);
+    size_t ns = (size_t)m->nstate, sz = ns * sizeof(long);
+    bs_set cur = {NULL, 0, 0, 2 * ns}, next = {NULL, 0, 0, 2 * ns};
+    long *s0 = malloc(sz), *unset = malloc(sz);
+    int rc = 0, nsteps = 0;
+    if (!s0 || !unset) {
+        free(s0);
+        free(unset);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    bs_initial(m, s);
+    for (size_t i = 0; i < ns; i++)
+        unset[i] = BS_UNSET;
+    bs_initial(m, s0);
+    bs_set_add(&cur, s0, unset, ns);
     char line[4096], text[4096];
     long lineno = 0;
     for (const char *p = run; *p && rc == 0;) {
@@ -1074,13 +1122,19 @@ static int bs_replay(const bpn2sim *m, const char *run, long *final, char *err, 
         snprintf(line, sizeof line, "%.*s", (int)n, p);
         p += n + (p[n] == '\n');
         lineno++;
+        next.n = 0;
         if (!strncmp(line, "*** initial state: ", 19) || !strncmp(line, "*** final state: ", 17)) {
-            bs_state_text(m, s, text, sizeof text);
             const char *got = strchr(line, ':') + 2;
-            char want[4096];
-            snprintf(want, sizeof want, "%s ***", text[0] ? text : "(no variables)");
-            if (strcmp(got, want))
-                rc = bs_replay_fail(err, errlen, lineno, "state differs: %.300s", want);
+            for (size_t i = 0; i < cur.n; i++) {
+                const long *st = cur.v + i * cur.width;
+                bs_state_text(m, st, text, sizeof text);
+                char want[4096];
+                snprintf(want, sizeof want, "%s ***", text[0] ? text : "(no variables)");
+                if (!strcmp(got, want))
+                    bs_set_add(&next, st, st + ns, ns);
+            }
+            if (!next.n)
+                rc = bs_replay_fail(err, errlen, lineno, "no state of the run is %s", got);
         } else if (!strncmp(line, "step ", 5)) {
             const char *body = strstr(line, "  ");
             if (!body || atoi(line + 5) != ++nsteps) {
@@ -1088,38 +1142,49 @@ static int bs_replay(const bpn2sim *m, const char *run, long *final, char *err, 
                 break;
             }
             body += 2;
-            if (!strcmp(body, "terminated")) {
-                if (!bs_done(m, s, 0))
-                    rc = bs_replay_fail(err, errlen, lineno, "terminated before the end%s", "");
-                continue;
+            for (size_t i = 0; i < cur.n; i++) {
+                const long *st = cur.v + i * cur.width;
+                if (!strcmp(body, "terminated")) {
+                    if (bs_done(m, st, 0))
+                        bs_set_add(&next, st, st + ns, ns);
+                    continue;
+                }
+                bs_match q = {m, st, st + ns, body, &next, 0};
+                bs_successors(m, st, bs_try, &q);
+                if (q.failed)
+                    rc = bs_replay_fail(err, errlen, lineno, "out of memory%s", "");
             }
-            bs_match q = {m, s, body, t, 0};
-            bs_successors(m, s, bs_try, &q);
-            if (!q.nfound)
+            if (rc == 0 && !next.n)
                 rc = bs_replay_fail(err, errlen, lineno, "no such step: %s", body);
-            else
-                memcpy(s, t, sz);
         } else if (!strcmp(line, "*** loop starts here ***")) {
-            memcpy(loop, s, sz);
-            have_loop = 1;
+            for (size_t i = 0; i < cur.n; i++)
+                bs_set_add(&next, cur.v + i * cur.width, cur.v + i * cur.width, ns);
         } else if (!strcmp(line, "*** loop ends here ***")) {
-            if (!have_loop || memcmp(loop, s, sz))
+            for (size_t i = 0; i < cur.n; i++)
+                if (!memcmp(cur.v + i * cur.width, cur.v + i * cur.width + ns, sz))
+                    bs_set_add(&next, cur.v + i * cur.width, cur.v + i * cur.width + ns, ns);
+            if (!next.n)
                 rc = bs_replay_fail(err, errlen, lineno, "the loop does not close%s", "");
         } else if (!strcmp(line, "*** run ends in a deadlock ***") ||
                    !strcmp(line, "deadlock: no action enabled")) {
-            /* any successor at all, whatever its text */
-            bs_seen v = {m, t, 0, 1, 0};
-            bs_successors(m, s, bs_add, &v);
-            int any = v.n > 0 || v.overflow;
-            if (any || bs_done(m, s, 0))
+            for (size_t i = 0; i < cur.n; i++)
+                if (bs_dead(m, cur.v + i * cur.width))
+                    bs_set_add(&next, cur.v + i * cur.width, cur.v + i * cur.width + ns, ns);
+            if (!next.n)
                 rc = bs_replay_fail(err, errlen, lineno, "not a deadlock%s", "");
+        } else {
+            continue;   /* "Result:", "waiting:", "Time needed" */
         }
+        bs_set tmp = cur;
+        cur = next;
+        next = tmp;
     }
-    if (final)
-        memcpy(final, s, sz);
-    free(s);
-    free(t);
-    free(loop);
+    if (final && rc == 0 && cur.n)
+        memcpy(final, cur.v, sz);
+    free(cur.v);
+    free(next.v);
+    free(s0);
+    free(unset);
     return rc;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bpn2sim.h"
+#include "rnd.h"
 #include "runmck.h"
 #include "unit.h"
 
@@ -100,6 +101,109 @@ static void write_form(const char *path, const char *text)
         fputs(text, f);
         fclose(f);
     }
+}
+
+/* ---- random programs: the interpreter and mck must agree on each ---- */
+
+static void put(char **w, const char *end, const char *text)
+{
+    size_t n = strlen(text);
+    if (*w + n < end) {
+        memcpy(*w, text, n + 1);
+        *w += n;
+    }
+}
+
+static void gen_com(char **w, const char *end, int depth)
+{
+    static const char *const actions[] = {
+        "<x' = 1 - 'x>", "<y' = 'x>", "<x = 0>", "<x = 1 and y' = 0>", "<true>", "<y = 1>",
+        "<c! = 'x>", "<y' = c?>", "<h! = 'y>", "<x' = h?>", "<x' > 'y>",
+    };
+    uint32_t k = depth >= 3 ? 0 : rnd(depth == 0 ? 5 : 8);
+    if (k >= 4)
+        k = 0;
+    if (k == 0) {
+        put(w, end, actions[rnd(sizeof actions / sizeof *actions)]);
+        return;
+    }
+    if (k == 3) {   /* a loop: each clause begins with an action (refused otherwise) */
+        put(w, end, "do ");
+        uint32_t n = 1 + rnd(2);
+        for (uint32_t i = 0; i < n; i++) {
+            put(w, end, i ? " [] " : "");
+            put(w, end, actions[rnd(sizeof actions / sizeof *actions)]);
+            if (rnd(2)) {
+                put(w, end, "; ");
+                gen_com(w, end, depth + 1);
+            }
+            put(w, end, rnd(3) ? "; repeat" : "; exit");
+        }
+        put(w, end, " od");
+        return;
+    }
+    static const char *const sep[] = {"", "; ", " [] ", " || "};
+    put(w, end, "(");
+    uint32_t n = 2 + rnd(2);
+    for (uint32_t i = 0; i < n; i++) {
+        put(w, end, i ? sep[k] : "");
+        if (k == 2)   /* alternatives begin with an action (refused otherwise) */
+            put(w, end, "<true>; ");
+        gen_com(w, end, depth + 1);
+    }
+    put(w, end, ")");
+}
+
+static void random_programs(int count)
+{
+    int agreed = 0, refused = 0, compared = 0;
+    const char *path = "/tmp/test_bpn2_random.bpn2";
+    for (int i = 0; i < count; i++) {
+        char text[4096], *w = text;
+        put(&w, text + sizeof text, "begin\n  var x, y : {0..1} init 0;\n"
+            "  var c : chan 1 of {0..1};\n  var h : chan 0 of {0..1};\n  ");
+        gen_com(&w, text + sizeof text - 16, 0);
+        put(&w, text + sizeof text, "\nend\n");
+        write_form(path, text);
+        char err[300];
+        bpn2sim *m = bs_parse(text, err, sizeof err);
+        if (!m) {
+            CHECK(0, "random program %d: the interpreter cannot read it: %s", i, err);
+            continue;
+        }
+        outcome o;
+        char args[256];
+        snprintf(args, sizeof args, "check -q -v -k reach %s /tmp/test_bpn2_false.form "
+                 "2>&1 >/dev/null | cat", path);
+        run_mck_in(&o, top, mck, args, 60);
+        const char *st = strstr(o.out, "states: ");
+        if (strstr(o.out, "needs a silent step")) {
+            refused++;
+        } else {
+            long k = st ? atol(st + 8) : -1, n = bs_count(m, 20000);
+            compared++;
+            if (n == k && n > 0)
+                agreed++;
+            else
+                CHECK(0, "random program %d: interpreter %ld, mck %ld states:\n%s", i, n, k,
+                      text);
+            /* and its deadlock run, if any, replays */
+            outcome d;
+            snprintf(args, sizeof args, "check -k dl %s", path);
+            run_mck_in(&d, top, mck, args, 60);
+            const char *run = strstr(d.out, "*** initial state");
+            if (d.status == 0 && run && bs_replay(m, run, NULL, err, sizeof err) != 0)
+                CHECK(0, "random program %d: its deadlock run does not replay: %s\n%s", i, err,
+                      text);
+            free(d.out);
+        }
+        free(o.out);
+        bs_free(m);
+    }
+    CHECK(compared > count / 2 && agreed == compared,
+          "%d random programs: %d compared, the interpreter and mck agree on all %d state "
+          "spaces (%d refused as needing a silent step)", count, compared, agreed, refused);
+    unlink(path);
 }
 
 int main(void)
@@ -232,6 +336,7 @@ int main(void)
         bs_free(c);
     }
     unlink("/tmp/test_bpn2_gf.form");
+    random_programs(80);
     unlink("/tmp/test_bpn2_false.form");
     unlink("/tmp/test_bpn2_fg.form");
     unlink("/tmp/test_bpn2_v0.form");
