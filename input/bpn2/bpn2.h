@@ -25,6 +25,9 @@
 #ifndef BPN2_MAX_TRANSITIONS
 #define BPN2_MAX_TRANSITIONS 4000000u
 #endif
+#ifndef BPN2_MAX_ARCS
+#define BPN2_MAX_ARCS 40000000u
+#endif
 
 typedef struct bp_decl {
     char *name;        /* as written */

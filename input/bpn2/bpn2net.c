@@ -315,6 +315,12 @@ static int build(builder *b, bp_com *c, const char *path, hvec *entry, hvec *exi
 /* ------------------------------------------------------------------ */
 /* places */
 
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 static uint64_t range_size(const bp_decl *d)
 {
     return (uint64_t)d->hi - (uint64_t)d->lo + 1;   /* at most BP_MAX_RANGE: bpn2parse.c */
@@ -455,6 +461,8 @@ static int transition(builder *b, const char *id, const arcs *a, bp_trans_kind k
     if (++b->ncreated > BPN2_MAX_TRANSITIONS)
         return fail(b, line, "the program needs more than %u net transitions",
                     BPN2_MAX_TRANSITIONS);
+    if (b->net->narcs + a->n > BPN2_MAX_ARCS)
+        return fail(b, line, "the program needs more than %u arcs", BPN2_MAX_ARCS);
     int t = nc_create_transition(b->net, id, NULL);
     if (t < 0)
         return fail(b, line, "transition %s: %s", id, nc_status_text(t));
@@ -645,6 +653,30 @@ static int enumerate(builder *b, job *j)
         return fail(b, j->line, "action <%s> at line %ld: %s%" PRIu64 " assignments to try, "
                     "more than %u", j->act[0]->text, j->act[0]->line,
                     total == UINT64_MAX ? "over " : "", total, BPN2_MAX_ASSIGNMENTS);
+    }
+    /* Each assignment becomes one transition per position in the buffers
+     * (send: each slot, receive: each length and contents behind the
+     * front); bounded before anything is built, so that a long channel of
+     * a wide range is refused at once instead of after millions of steps. */
+    uint64_t per = 1;
+    if (j->send >= 0) {
+        const bp_decl *c = &b->g->decls[j->send];
+        per = sat_mul(per, 1 + (uint64_t)(c->capacity - 1) * range_size(c));
+    }
+    if (j->recv >= 0) {
+        const bp_decl *c = &b->g->decls[j->recv];
+        uint64_t sum = 0, pow = 1;
+        for (uint32_t l = 1; l <= c->capacity && sum < UINT64_MAX; l++) {
+            sum = sum + pow < sum ? UINT64_MAX : sum + pow;
+            pow = sat_mul(pow, range_size(c));
+        }
+        per = sat_mul(per, sum);
+    }
+    if (sat_mul(total, per) > BPN2_MAX_TRANSITIONS) {
+        free(heap);
+        return fail(b, j->line, "action <%s> at line %ld may need more than %u net "
+                    "transitions (values times positions in the channel)", j->act[0]->text,
+                    j->act[0]->line, BPN2_MAX_TRANSITIONS);
     }
     for (size_t i = 0; i < ndims; i++) {
         const bp_decl *d = &b->g->decls[dim[i].decl];
@@ -869,7 +901,6 @@ net_t *bp_build_net(bp_program *g)
     }
     b.net->lang_data = g;
     b.net->lang_free = free_program;
-    b.net->units_claim_safe = 1;
     hvec entry = {0}, exit = {0};
     int rc = value_places(&b) < 0 || build(&b, g->body, "0", &entry, &exit) < 0 ||
              control_places(&b, &entry) < 0 || entry_places(&b) < 0 ||

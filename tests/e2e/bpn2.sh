@@ -28,6 +28,7 @@ handshake_shared|4|both use x: not supported
 par_loop|2|a loop clause that starts and ends with a parallel composition
 loop_start|4|a loop at the start of a loop clause needs a silent step
 choice_loop|4|a loop at the start of an alternative of a choice needs a silent step
+long_channel|4|action <y' = q?> at line 4 may need more than 4000000 net transitions
 too_many|3|action <a' + b' + c' + d' = 'a> at line 3: 10000000000000000 assignments to try, more than 1000000
 no_begin|1|a program is a block: 'begin' expected
 after_end|4|text after the program's 'end'
