@@ -1057,7 +1057,7 @@ static void bs_try(void *ctx, const long *t, int a1, int a2)
 {
     bs_match *q = ctx;
     const bpn2sim *m = q->m;
-    char line[2048], ch[1024];
+    char line[4096], ch[1024];
     if (a1 < 0) {
         const bs_decl *x = &m->decls[a2];
         snprintf(line, sizeof line, "init %s = %ld", x->display, t[m->nn + x->off]);
@@ -1129,7 +1129,7 @@ static int bs_replay(const bpn2sim *m, const char *run, long *final, char *err, 
                 const long *st = cur.v + i * cur.width;
                 bs_state_text(m, st, text, sizeof text);
                 char want[4096];
-                snprintf(want, sizeof want, "%s ***", text[0] ? text : "(no variables)");
+                snprintf(want, sizeof want, "%.4000s ***", text[0] ? text : "(no variables)");
                 if (!strcmp(got, want))
                     bs_set_add(&next, st, st + ns, ns);
             }
