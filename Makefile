@@ -28,7 +28,7 @@ LSRC := $(wildcard formula/*.l input/*.l input/*/*.l)
 YGEN := $(YSRC:.y=.tab.c)
 LGEN := $(LSRC:.l=.lex.c)
 CSRC := $(filter-out main.c, $(wildcard *.c input/*.c input/*/*.c formula/*.c \
-          checkers/*.c checkers/*/*.c verdicts/*.c mcc/*.c plugin/*.c))
+          checkers/*.c checkers/*/*.c verdicts/*.c mcc/*.c plugin/*.c writers/*.c))
 CSRC := $(filter-out %.tab.c %.lex.c, $(CSRC))
 LIBOBJ := $(CSRC:.c=.o) $(YGEN:.c=.o) $(LGEN:.c=.o)
 TESTSRC := $(wildcard tests/unit/test_*.c)
@@ -71,6 +71,8 @@ tests/tmp/guide_lang.c: docs/adding-a-language.md
 	mkdir -p tests/tmp
 	awk '/^```c$$/ { on = 1; next } /^```/ { on = 0 } on' $< >$@
 tests/unit/test_guide: tests/tmp/guide_lang.c
+# The B(PN)² test is mostly its interpreter, a header.
+tests/unit/test_bpn2: tests/unit/bpn2sim.h tests/unit/runmck.h tests/unit/rnd.h
 
 check: mck $(TESTBIN)
 	@MCK=$(CURDIR)/mck sh tests/run.sh $(TESTBIN) tests/e2e/*.sh
@@ -102,14 +104,14 @@ distclean: clean
 # clang, and its objects carry sanitizer and coverage instrumentation, so
 # the library is compiled a second time into build-fuzz/ and the normal
 # build's objects are never touched.  The lowered CFA limits keep each input
-# at milliseconds (input/cfa/cfanet.c).
+# at milliseconds (input/cfa/cfanet.c, input/bpn2/bpn2.h).
 FUZZ_CC ?= clang
 FUZZ_DIR = build-fuzz
 FUZZ_RUNS ?= 100000
 # Per-target libFuzzer options; -close_fd_mask=2 silences the readers'
 # error messages (the sanitizers' reports still appear).
 FUZZ_FLAGS ?= -timeout=60 -rss_limit_mb=2048 -close_fd_mask=2
-FUZZ_TARGETS ?= cfa pnml pnml_colored pep senil rers formula mccxml verdicts
+FUZZ_TARGETS ?= cfa pnml pnml_colored pep senil apnn bpn2 rers formula mccxml verdicts
 FUZZ_SAN = -fsanitize=address,undefined
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -I. -Iformula \
               $(XML_CFLAGS) $(CGRAPH_CFLAGS) -g -O1 $(FUZZ_SAN) \
@@ -117,6 +119,7 @@ FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra
               -DRERS_MAX_TRANSITIONS=100000u -DRERS_MAX_ARCS=1000000u \
               -DPC_MAX_PLACES=100000u -DPC_MAX_TRANSITIONS=100000u -DPC_MAX_ARCS=1000000u \
               -DPC_MAX_BINDINGS=1000000ull \
+              -DBPN2_MAX_ASSIGNMENTS=20000u -DBPN2_MAX_TRANSITIONS=20000u -DBPN2_MAX_PLACES=20000u \
               -DMCK_VERSION='"$(VERSION)"' -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
 FUZZ_LIBOBJ := $(addprefix $(FUZZ_DIR)/,$(LIBOBJ))
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)

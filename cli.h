@@ -51,5 +51,7 @@ int verdicts_main(int argc, char **argv);
 /* export.c: `mck export --promela`, the model (and its RERS properties) for
  * SPIN. */
 int export_main(int argc, char **argv);
+/* convert.c: `mck convert`, the net as APNN, PNML or PEP (writers/). */
+int convert_main(int argc, char **argv);
 
 #endif

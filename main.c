@@ -31,6 +31,10 @@ static const input_type input_types[] = {
      "PEP low-level nets (docs: pep-format.md)"},
     {"senil", ".senil", senil_read, netlang_formula, netlang_output,
      "SENIL, the Kit's language for 1-safe nets typed by hand (kit-overview.md §5)"},
+    {"apnn", ".apnn", apnn_read, netlang_formula, apnn_output,
+     "APNN place/transition nets, the Abstract Petri Net Notation (apnn-format.md)"},
+    {"bpn2", ".bpn2", bpn2_read, bpn2_formula, bpn2_output,
+     "B(PN)2 core: blocks, actions, ; [] ||, do-od loops, channels (bpn2-format.md)"},
     {"cfa", ".cfa", cfa_read, cfa_formula, cfa_output,
      "CFA, communicating finite automata with variables, channels, stacks (cfa-format.md)"},
     {"rers", ".dot", rers_read, rers_formula, rers_output,
@@ -147,6 +151,7 @@ static void print_help(FILE *out)
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"
         "       mck export --promela [-t LANG] [-o FILE.pml] MODEL [PROPERTIES]   (for SPIN)\n"
+        "       mck convert [-t LANG] [--to apnn|pnml|pep] MODEL -o FILE.apnn|.pnml|.ll_net\n"
         "       mck list\n"
         "       mck --plugin PATH.so COMMAND ...   (load a language plugin first; repeatable)\n"
         "       mck --help | --version\n"
@@ -179,7 +184,10 @@ static void print_help(FILE *out)
         "before $BK_TIME_CONFINEMENT seconds.  'mck mcc --help' tells more.\n"
         "\n"
         "mck export --promela writes the model, and the properties of a RERS property\n"
-        "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n",
+        "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n"
+        "\n"
+        "mck convert writes the net read from a model in any language as APNN, PNML or\n"
+        "a PEP low-level net for other tools; 'mck convert --help' tells more.\n",
         out);
 }
 
@@ -604,6 +612,8 @@ int main(int argc, char **argv)
         return verdicts_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))
         return export_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "convert"))
+        return convert_main(argc - 1, argv + 1);
     if (strchr(cmd, ':'))
         return cmd_check(argc - 1, argv + 1, cmd);
     return usage_error("unknown command '%s'", cmd);

@@ -50,6 +50,19 @@ typedef struct prop_entry {
 int rers_properties(const char *path, net_t *net, prop_entry **out, size_t *n);
 void prop_list_free(prop_entry *v, size_t n);
 
+/* APNN place/transition nets (input/apnn.c, apnn-format.md): runs as
+ * transition names, markings without the capacity complement places. */
+net_t *apnn_read(const char *path);
+void apnn_output(FILE *out, net_t *net, const result_t *res);
+
+/* B(PN)², the core fragment of bpn2-format.md (input/bpn2/): atomic
+ * propositions "x = v" and "at L", runs as executed actions. */
+net_t *bpn2_read(const char *path);
+tree_t *bpn2_formula(const char *path, net_t *net, prop_kind *kind);
+tree_t *bpn2_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text,
+                     char *msg, size_t msglen);
+void bpn2_output(FILE *out, net_t *net, const result_t *res);
+
 /* Shared by the plain net languages (input/netlang.c): atomic propositions
  * are place names (by name, then by id), fireable() takes transition names
  * (by name, then by id); runs are printed as transition names. */
@@ -57,6 +70,8 @@ tree_t *netlang_resolve(net_t *net, void *lang_data, ap_pos pos, const char *tex
                         char *msg, size_t msglen);
 tree_t *netlang_formula(const char *path, net_t *net, prop_kind *kind);
 void netlang_output(FILE *out, net_t *net, const result_t *res);
+/* The same, showing only the first nshown places in markings. */
+void netlang_output_places(FILE *out, net_t *net, const result_t *res, size_t nshown);
 /* The same, with the transition id after the name where they differ. */
 void pnml_output(FILE *out, net_t *net, const result_t *res);
 

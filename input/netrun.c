@@ -10,16 +10,34 @@ static const char *transition_label(const net_t *net, uint32_t t)
     return tr->name ? tr->name : tr->id;
 }
 
-static void print_state(FILE *out, const net_t *net, const nc_count *m, const char *what)
+/* Only the first nshown places: the others are the reader's own
+ * construction (APNN capacity complements), not part of the user's net. */
+static void print_state(FILE *out, const net_t *net, const nc_count *m, const char *what,
+                        size_t nshown)
 {
     fprintf(out, "*** %s: ", what);
-    nc_print_marking(out, net, m);
+    if (nshown >= net->nplaces) {
+        nc_print_marking(out, net, m);
+    } else {
+        int any = 0;
+        for (size_t p = 0; p < nshown; p++) {
+            if (!m[p])
+                continue;
+            const nc_place *pl = &net->places[p];
+            fprintf(out, "%s%s", any ? ", " : "", pl->name ? pl->name : pl->id);
+            if (m[p] > 1)
+                fprintf(out, "(%llu)", (unsigned long long)m[p]);
+            any = 1;
+        }
+        if (!any)
+            fputs("(empty)", out);
+    }
     fputs(" ***\n", out);
 }
 
 /* show_ids: also print the id where it differs from the name (PNML ids are
  * what MCC formulas name; PEP ids are mere numbers). */
-static void print_run(FILE *out, net_t *net, const result_t *res, int show_ids)
+static void print_run(FILE *out, net_t *net, const result_t *res, int show_ids, size_t nshown)
 {
     const cnet_t *cn = nc_compile(net);
     if (!cn)
@@ -29,7 +47,7 @@ static void print_run(FILE *out, net_t *net, const result_t *res, int show_ids)
         return;
     for (uint32_t p = 0; p < cn->nplaces; p++)
         m[p] = cn->initial[p];
-    print_state(out, net, m, "initial state");
+    print_state(out, net, m, "initial state", nshown);
     for (size_t i = 0; i < res->run_len; i++) {
         uint32_t t = res->run[i];
         if (i == res->loop_start)
@@ -43,9 +61,9 @@ static void print_run(FILE *out, net_t *net, const result_t *res, int show_ids)
             break;   /* main.c replays every run before printing; not reached */
     }
     if (res->loop_start == RESULT_NO_LOOP) {
-        print_state(out, net, m, "final state");
+        print_state(out, net, m, "final state", nshown);
     } else if (res->loop_start >= res->run_len) {
-        print_state(out, net, m, "final state");
+        print_state(out, net, m, "final state", nshown);
         fputs("*** run ends in a deadlock ***\n", out);
     } else {
         fputs("*** loop ends here ***\n", out);
@@ -55,10 +73,15 @@ static void print_run(FILE *out, net_t *net, const result_t *res, int show_ids)
 
 void netlang_output(FILE *out, net_t *net, const result_t *res)
 {
-    print_run(out, net, res, 0);
+    print_run(out, net, res, 0, net->nplaces);
 }
 
 void pnml_output(FILE *out, net_t *net, const result_t *res)
 {
-    print_run(out, net, res, 1);
+    print_run(out, net, res, 1, net->nplaces);
+}
+
+void netlang_output_places(FILE *out, net_t *net, const result_t *res, size_t nshown)
+{
+    print_run(out, net, res, 0, nshown);
 }

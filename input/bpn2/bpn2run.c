@@ -1,0 +1,275 @@
+/* B(PN)² as a language row: reading (parse, then the net of §3), atomic
+ * propositions (§4: "x = v", "at L", or any place name) and runs printed
+ * as the program's executed actions with the values they changed (§4),
+ * never as net transitions. */
+#include "input/bpn2/bpn2.h"
+#include "input/input.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+net_t *bpn2_read(const char *path)
+{
+    bp_program *g = bp_parse_file(path);
+    if (!g)
+        return NULL;
+    net_t *net = bp_build_net(g);
+    if (!net)
+        return NULL;
+    size_t inits = 0;
+    for (size_t i = 0; i < g->ntrans; i++)
+        inits += g->trans[i].kind == BT_INIT;
+    nc_info("%s: %zu places (%zu for values, %zu control), %zu transitions for actions, "
+            "%zu for initial values, %zu for termination\n", path, net->nplaces,
+            g->nplaces_program, g->ncontrol, g->naction_transitions, inits,
+            g->ntrans - g->naction_transitions - inits);
+    return net;
+}
+
+/* ------------------------------------------------------------------ */
+/* values in a marking */
+
+/* The value of variable d, or 0 with *known 0 before its initialisation. */
+static int64_t value_of(const bp_decl *d, const nc_count *m, int *known)
+{
+    *known = 1;
+    for (int64_t v = d->lo; v <= d->hi; v++)
+        if (m[d->first_place + (uint32_t)((uint64_t)v - (uint64_t)d->lo)])
+            return v;
+    *known = 0;
+    return 0;
+}
+
+/* "[1, 0]": the channel's contents, front first. */
+static void channel_text(const bp_decl *d, const nc_count *m, char *buf, size_t len)
+{
+    size_t n = 0;
+    uint32_t stride = (uint32_t)((uint64_t)d->hi - (uint64_t)d->lo + 2);
+    n += (size_t)snprintf(buf, len, "[");
+    for (uint32_t s = 0; s < d->capacity && n < len; s++) {
+        uint32_t first = d->first_place + s * stride;
+        if (m[first])
+            break;
+        for (int64_t v = d->lo; v <= d->hi; v++)
+            if (m[first + 1 + (uint32_t)((uint64_t)v - (uint64_t)d->lo)])
+                n += (size_t)snprintf(buf + n, len - n, "%s%" PRId64, s ? ", " : "", v);
+    }
+    if (n < len)
+        snprintf(buf + n, len - n, "]");
+}
+
+static void decl_text(const bp_decl *d, const nc_count *m, char *buf, size_t len)
+{
+    if (d->is_chan) {
+        channel_text(d, m, buf, len);
+        return;
+    }
+    int known;
+    int64_t v = value_of(d, m, &known);
+    if (known)
+        snprintf(buf, len, "%" PRId64, v);
+    else
+        snprintf(buf, len, "?");
+}
+
+static void print_state(FILE *out, const bp_program *g, const nc_count *m, const char *what)
+{
+    fprintf(out, "*** %s:", what);
+    const char *sep = " ";
+    char buf[256];
+    for (size_t i = 0; i < g->ndecls; i++) {
+        const bp_decl *d = &g->decls[i];
+        if (d->is_chan && d->capacity == 0)
+            continue;   /* a handshake holds nothing */
+        decl_text(d, m, buf, sizeof buf);
+        fprintf(out, "%s%s = %s", sep, d->display, buf);
+        sep = ", ";
+    }
+    fputs(*sep == ' ' ? " (no variables) ***\n" : " ***\n", out);
+}
+
+static void print_changes(FILE *out, const bp_program *g, const nc_count *before,
+                          const nc_count *after)
+{
+    char a[256], b[256];
+    const char *sep = "  ";
+    for (size_t i = 0; i < g->ndecls; i++) {
+        const bp_decl *d = &g->decls[i];
+        if (d->is_chan && d->capacity == 0)
+            continue;
+        decl_text(d, before, a, sizeof a);
+        decl_text(d, after, b, sizeof b);
+        if (strcmp(a, b)) {
+            fprintf(out, "%s%s: %s -> %s", sep, d->display, a, b);
+            sep = ", ";
+        }
+    }
+}
+
+static void print_action(FILE *out, const bp_action *a)
+{
+    fprintf(out, "[%s]  line %ld  <%s>", a->branch, a->line, a->text);
+}
+
+static void print_step(FILE *out, const bp_program *g, size_t n, uint32_t t,
+                       const nc_count *before, const nc_count *after)
+{
+    const bp_trans *tr = &g->trans[t];
+    fprintf(out, "step %zu  ", n);
+    switch (tr->kind) {
+    case BT_INIT: {
+        const bp_decl *d = &g->decls[tr->a];
+        int known;
+        fprintf(out, "init %s = %" PRId64 "\n", d->display, value_of(d, after, &known));
+        return;
+    }
+    case BT_TERMINATE:
+        fputs("terminated\n", out);
+        return;
+    case BT_SYNC:
+        print_action(out, &g->actions[tr->a]);
+        fputs("  ||  ", out);
+        print_action(out, &g->actions[tr->b]);
+        break;
+    case BT_ACTION:
+        print_action(out, &g->actions[tr->a]);
+        break;
+    }
+    print_changes(out, g, before, after);
+    fputc('\n', out);
+}
+
+/* "deadlock: no action enabled", then what every branch waits at: the
+ * actions one of whose entry places is marked. */
+static void print_waiting(FILE *out, const bp_program *g, const nc_count *m)
+{
+    fputs("deadlock: no action enabled\n", out);
+    for (size_t i = 0; i < g->nactions; i++) {
+        const bp_action *a = &g->actions[i];
+        int at = 0;
+        for (size_t k = 0; !at && k < a->nentry_places; k++)
+            at = m[a->entry_places[k]] != 0;
+        if (at) {
+            fputs("  waiting: ", out);
+            print_action(out, a);
+            fputc('\n', out);
+        }
+    }
+}
+
+void bpn2_output(FILE *out, net_t *net, const result_t *res)
+{
+    const bp_program *g = net->lang_data;
+    const cnet_t *cn = nc_compile(net);
+    if (!g || !cn)
+        return;
+    size_t np = cn->nplaces ? cn->nplaces : 1;
+    nc_count *m = malloc(np * sizeof *m), *prev = malloc(np * sizeof *prev);
+    if (!m || !prev) {
+        free(m);
+        free(prev);
+        return;
+    }
+    memcpy(m, cn->initial, cn->nplaces * sizeof *m);
+    print_state(out, g, m, "initial state");
+    for (size_t i = 0; i < res->run_len; i++) {
+        uint32_t t = res->run[i];
+        if (i == res->loop_start)
+            fputs("*** loop starts here ***\n", out);
+        memcpy(prev, m, cn->nplaces * sizeof *m);
+        if (t >= cn->ntransitions || t >= g->ntrans || !cn_enabled(cn, m, t) ||
+            cn_fire(cn, m, t) < 0)
+            break;   /* main.c replays every run before printing; not reached */
+        print_step(out, g, i + 1, t, prev, m);
+    }
+    if (res->loop_start < res->run_len) {
+        fputs("*** loop ends here ***\n", out);
+    } else {
+        print_state(out, g, m, "final state");
+        if (res->loop_start == res->run_len)
+            fputs("*** run ends in a deadlock ***\n", out);
+        int dead = 1;
+        for (uint32_t t = 0; dead && t < cn->ntransitions; t++)
+            dead = !cn_enabled(cn, m, t);
+        if (dead)
+            print_waiting(out, g, m);
+    }
+    free(m);
+    free(prev);
+}
+
+/* ------------------------------------------------------------------ */
+/* atomic propositions */
+
+static tree_t *marked(uint32_t p)
+{
+    lin_term term = {p, 1};
+    return tree_cmp(&term, 1, -1, REL_GE);
+}
+
+/* "at L": some action of line L has all its entry places marked. */
+static tree_t *at_line(const bp_program *g, long line, char *msg, size_t msglen)
+{
+    tree_t *any = NULL;
+    for (size_t i = 0; i < g->nactions; i++) {
+        const bp_action *a = &g->actions[i];
+        if (a->line != line)
+            continue;
+        tree_t *all = NULL;
+        for (size_t k = 0; k < a->nentry_places; k++) {
+            tree_t *one = marked(a->entry_places[k]);
+            all = all ? tree_binary(T_AND, all, one) : one;
+            if (!all)
+                break;
+        }
+        if (!all)
+            all = tree_const(0);   /* an action after one that never ends */
+        any = any ? tree_binary(T_OR, any, all) : all;
+        if (!any) {
+            snprintf(msg, msglen, "out of memory");
+            return NULL;
+        }
+    }
+    if (!any)
+        snprintf(msg, msglen, "no action at line %ld", line);
+    return any;
+}
+
+tree_t *bpn2_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text, char *msg,
+                     size_t msglen)
+{
+    const bp_program *g = net->lang_data;
+    (void)lang_data;
+    if (pos != AP_FIREABLE && !strncmp(text, "at ", 3)) {
+        char *end;
+        long line = strtol(text + 3, &end, 10);
+        if (end == text + 3 || *end || line <= 0) {
+            snprintf(msg, msglen, "\"at L\" takes a line number, not \"%s\"", text + 3);
+            return NULL;
+        }
+        if (pos != AP_BOOL) {
+            snprintf(msg, msglen, "\"%s\" is a condition, not a number", text);
+            return NULL;
+        }
+        return at_line(g, line, msg, msglen);
+    }
+    /* "x = 3" is the place x=3 */
+    char *compact = malloc(strlen(text) + 1), *w = compact;
+    if (!compact) {
+        snprintf(msg, msglen, "out of memory");
+        return NULL;
+    }
+    for (const char *s = text; *s; s++)
+        if (*s != ' ' && *s != '\t')
+            *w++ = *s;
+    *w = '\0';
+    tree_t *t = netlang_resolve(net, NULL, pos, compact, msg, msglen);
+    free(compact);
+    return t;
+}
+
+tree_t *bpn2_formula(const char *path, net_t *net, prop_kind *kind)
+{
+    return formula_parse_file(path, net, NULL, bpn2_resolve, kind);
+}
