@@ -72,7 +72,11 @@ tests/tmp/guide_lang.c: docs/adding-a-language.md
 	awk '/^```c$$/ { on = 1; next } /^```/ { on = 0 } on' $< >$@
 tests/unit/test_guide: tests/tmp/guide_lang.c
 
-check: mck $(TESTBIN)
+# Measures what the limit tests promise about memory (tests/e2e/limits.sh).
+tests/lib/peakrss: tests/lib/peakrss.c
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+check: mck $(TESTBIN) tests/lib/peakrss
 	@MCK=$(CURDIR)/mck sh tests/run.sh $(TESTBIN) tests/e2e/*.sh
 
 install: mck
@@ -91,7 +95,7 @@ uninstall:
 
 clean:
 	rm -f mck libmck.a main.o main.d $(LIBOBJ) $(LIBOBJ:.o=.d) $(YGEN) $(YGEN:.c=.h) \
-	      $(LGEN) $(TESTBIN) $(TESTBIN:=.d)
+	      $(LGEN) $(TESTBIN) $(TESTBIN:=.d) tests/lib/peakrss
 	rm -rf tests/tmp
 
 distclean: clean

@@ -57,10 +57,24 @@ static double elapsed(void)
     return (double)(now.tv_sec - start_time.tv_sec) + (now.tv_nsec - start_time.tv_nsec) / 1e9;
 }
 
+/* The first SIGINT or SIGTERM asks the search to stop at its next clock
+ * check and report UNKNOWN with what it found; a second one, for a user
+ * who will not wait even that long, ends the process the default way. */
 static void on_signal(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -441,7 +455,8 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
         goto out;
     }
     rc = report_result(stdout, net, it->outputfunc, &res, a->quiet, elapsed());
-    if (a->verbose)
+    /* a user who stopped a run wants to know how far it got */
+    if (a->verbose || (interrupted && !a->quiet))
         report_statistics(stderr, &res);
     if (a->xml && write_verdict_file(a->xml, net, a->property, kind, &res) < 0)
         rc = EXIT_ERROR;
@@ -510,7 +525,9 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
     }
     nc_set_verbosity(a.verbose);
     a.opt.verbose = a.verbose;
-    a.opt.progress = !a.quiet && (a.verbose || isatty(2));
+    /* Progress lines are for a person watching a terminal; a log or a pipe
+     * gets them only when asked for with -v. */
+    a.opt.progress = !a.quiet && (a.verbose || isatty(STDERR_FILENO));
 
     char langbuf[64];
     const checker_type *chk = NULL;
@@ -547,8 +564,7 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
 int main(int argc, char **argv)
 {
     clock_gettime(CLOCK_MONOTONIC, &start_time);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    catch_stop_signals();
     if (argc < 2) {
         print_help(stderr);
         return EXIT_ERROR;
@@ -588,7 +604,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 1, argv + 1, NULL);
     if (!strcmp(cmd, "mcc"))
-        return mcc_main(argc - 1, argv + 1);
+        return mcc_main(argc - 1, argv + 1, &interrupted);
     if (!strcmp(cmd, "properties"))
         return properties_main(argc - 1, argv + 1, &interrupted);
     if (!strcmp(cmd, "verdicts"))
