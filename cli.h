@@ -51,5 +51,7 @@ int verdicts_main(int argc, char **argv);
 /* export.c: `mck export --promela`, the model (and its RERS properties) for
  * SPIN. */
 int export_main(int argc, char **argv);
+/* draw.c: `mck draw`, the net (and a run over it) as a Graphviz picture. */
+int draw_main(int argc, char **argv);
 
 #endif

@@ -155,6 +155,7 @@ static void print_help(FILE *out)
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"
         "       mck export --promela [-t LANG] [-o FILE.pml] MODEL [PROPERTIES]   (for SPIN)\n"
+        "       mck draw [-t LANG] [-o FILE.svg|.png|.dot] [--run VERDICT.xml] MODEL\n"
         "       mck list\n"
         "       mck --plugin PATH.so COMMAND ...   (load a language plugin first; repeatable)\n"
         "       mck --help | --version\n"
@@ -187,7 +188,10 @@ static void print_help(FILE *out)
         "before $BK_TIME_CONFINEMENT seconds.  'mck mcc --help' tells more.\n"
         "\n"
         "mck export --promela writes the model, and the properties of a RERS property\n"
-        "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n",
+        "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n"
+        "\n"
+        "mck draw draws the net with Graphviz, places grouped by the model's partition;\n"
+        "--run overlays a run written by 'mck check --xml'.  'mck draw --help' tells more.\n",
         out);
 }
 
@@ -611,6 +615,8 @@ int main(int argc, char **argv)
         return verdicts_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))
         return export_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "draw"))
+        return draw_main(argc - 1, argv + 1);
     if (strchr(cmd, ':'))
         return cmd_check(argc - 1, argv + 1, cmd);
     return usage_error("unknown command '%s'", cmd);
