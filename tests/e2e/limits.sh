@@ -8,8 +8,9 @@
 #
 # Under AddressSanitizer (CI's second pass, recognised by -fsanitize=address
 # in config.mk) the shadow memory and the allocator's quarantine are not
-# mck's to budget: the RSS bound is then reported as a skip, and every other
-# check still runs.
+# mck's to budget (the CTL run peaks near 390 MB there): the RSS bound is
+# then reported as a skip, the time bound is 50 % instead of 10 %, and every
+# other check still runs.
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${MCK:=$TOP/mck}"
 data="$TOP/tests/data/limits"
@@ -45,13 +46,18 @@ expect_unknown() {
     esac
 }
 
-# time_check NAME LIMIT: "Time needed" within 10 % of the limit
+# time_check NAME LIMIT: "Time needed" within 10 % of the limit.  Under
+# AddressSanitizer everything around the search (reading, freeing a few
+# hundred MB through its allocator) is several times slower: 50 % there.
+slack=1.1
+[ -n "$asan" ] && slack=1.5
 time_check() {
     t=$(sed -n 's/^Time needed: \([0-9.]*\) seconds$/\1/p' "$tmp.out")
-    if [ -n "$t" ] && awk -v t="$t" -v l="$2" 'BEGIN { exit !(t >= l && t <= 1.1 * l) }'; then
-        ok "$1: stopped after $t s"
+    if [ -n "$t" ] && awk -v t="$t" -v l="$2" -v k="$slack" 'BEGIN { exit !(t >= l && t <= k * l) }'
+    then
+        ok "$1: stopped after $t s (at most $slack * $2 s)"
     else
-        notok "$1" "time needed '$t' s, not within [$2, 1.1 * $2]"
+        notok "$1" "time needed '$t' s, not within [$2, $slack * $2]"
     fi
 }
 
