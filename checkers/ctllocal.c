@@ -129,7 +129,7 @@ static int64_t state_of(local *L, const nc_count *m)
     uint64_t number;
     int r = store_number(L->st, L->key, len, L->nstates, &number, &ref);
     if (r < 0) {
-        L->gave_up = "memory budget exhausted";
+        L->gave_up = r == STORE_OUT_OF_TIME ? "time limit reached" : "memory budget exhausted";
         return -1;
     }
     if (r == 0)
@@ -445,6 +445,8 @@ int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
     size_t total = store_budget(opt->mem_bytes);
     L.budget = total / 2;
     L.st = store_new(cn->nplaces, total - total / 2, 1);
+    if (L.st)
+        store_set_deadline(L.st, L.deadline);
     L.key = L.st ? malloc(store_key_max(L.st) + 8) : NULL;
     int v = -1;
     lnode *root = L.key ? build(&L, f) : NULL;

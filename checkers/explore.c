@@ -315,7 +315,7 @@ static int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash,
     explore_t *ex = s->ex;
     int r = store_insert(ex->st, key, len, hash, parent, t, to);
     if (r < 0) {
-        s->why = "memory budget exhausted";
+        s->why = r == STORE_OUT_OF_TIME ? "time limit reached" : "memory budget exhausted";
         return -1;
     }
     if (r == 1 && ex->opt->max_states && store_count(ex->st) > ex->opt->max_states) {
@@ -389,6 +389,8 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     search s = {ex, v, ctx, NULL};
     ex->name = v->name;
     ex->start = mono_now();
+    if (ex->opt->timeout > 0)
+        store_set_deadline(ex->st, ex->start + ex->opt->timeout);
     progress_start(&ex->prog, ex->opt, ex->name ? ex->name : "explore", "queue", ex->start);
     ex->next = store_first(ex->st);
     int stopped = add_initial(&s) < 0;

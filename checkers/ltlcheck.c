@@ -118,7 +118,7 @@ static int64_t number_of(product *P, size_t len)
     uint64_t number;
     int r = store_number(P->st, P->key, len, P->nstates, &number, &ref);
     if (r < 0) {
-        P->gave_up = "memory budget exhausted";
+        P->gave_up = r == STORE_OUT_OF_TIME ? "time limit reached" : "memory budget exhausted";
         return -1;
     }
     if (r == 0)
@@ -511,6 +511,8 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     size_t total = store_budget(opt->mem_bytes);
     P.budget = total / 3;
     P.st = store_new(P.np, total - total / 3, 1);
+    if (P.st)
+        store_set_deadline(P.st, P.deadline);
     P.key = P.st ? malloc(store_key_max(P.st) + 8) : NULL;
     P.m = calloc(P.np, sizeof *P.m);
     P.marked = calloc(P.np, sizeof *P.marked);

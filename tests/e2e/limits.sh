@@ -46,18 +46,20 @@ expect_unknown() {
     esac
 }
 
-# time_check NAME LIMIT: "Time needed" within 10 % of the limit.  Under
+# time_check NAME LIMIT: "Time needed" within 10 % of the limit (a search
+# may give up a little early when its table cannot double in the time left:
+# checkers/store.h).  Under
 # AddressSanitizer everything around the search (reading, freeing a few
 # hundred MB through its allocator) is several times slower: 50 % there.
 slack=1.1
 [ -n "$asan" ] && slack=1.5
 time_check() {
     t=$(sed -n 's/^Time needed: \([0-9.]*\) seconds$/\1/p' "$tmp.out")
-    if [ -n "$t" ] && awk -v t="$t" -v l="$2" -v k="$slack" 'BEGIN { exit !(t >= l && t <= k * l) }'
+    if [ -n "$t" ] && awk -v t="$t" -v l="$2" -v k="$slack" 'BEGIN { exit !(t >= 0.9 * l && t <= k * l) }'
     then
-        ok "$1: stopped after $t s (at most $slack * $2 s)"
+        ok "$1: stopped after $t s (within [0.9, $slack] * $2 s)"
     else
-        notok "$1" "time needed '$t' s, not within [$2, $slack * $2]"
+        notok "$1" "time needed '$t' s, not within [0.9 * $2, $slack * $2]"
     fi
 }
 
