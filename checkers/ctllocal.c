@@ -30,6 +30,7 @@
  * under the memory budget. */
 #include "checkers/clock.h"
 #include "checkers/ctl.h"
+#include "checkers/progress.h"
 #include "checkers/stateeval.h"
 #include "checkers/store.h"
 
@@ -72,6 +73,7 @@ typedef struct local {
     double deadline;
     volatile int *interrupted;
     unsigned ticks;
+    progress prog;
     const char *gave_up;
     lnode **nodes;
     size_t nnodes, cnodes;
@@ -85,10 +87,12 @@ static int tick(local *L)
         L->gave_up = "interrupted";
         return -1;
     }
-    if (L->deadline > 0 && mono_now() > L->deadline) {
+    double now = mono_now();
+    if (L->deadline > 0 && now > L->deadline) {
         L->gave_up = "time limit reached";
         return -1;
     }
+    progress_maybe(&L->prog, now, L->nstates, 0, L->bytes + store_bytes(L->st), 0);
     return 0;
 }
 
@@ -442,6 +446,7 @@ int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
     L.cn = cn;
     L.deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
     L.interrupted = opt->interrupted;
+    progress_start(&L.prog, opt, "ctl-local", NULL, mono_now());
     size_t total = store_budget(opt->mem_bytes);
     L.budget = total / 2;
     L.st = store_new(cn->nplaces, total - total / 2, 1);

@@ -19,8 +19,11 @@ void progress_maybe(progress *p, double now, uint64_t states, uint64_t edges, si
     if (!p->opt || !p->opt->progress || now < p->next)
         return;
     double secs = now - p->start;
-    fprintf(stderr, "%s: %llu states, %llu edges, %zu MB, %.2g states/s, %s %llu\n", p->name,
+    fprintf(stderr, "%s: %llu states, %llu edges, %zu MB, %.2g states/s", p->name,
             (unsigned long long)states, (unsigned long long)edges, bytes >> 20,
-            secs > 0 ? (double)states / secs : 0.0, p->queue, (unsigned long long)queue);
+            secs > 0 ? (double)states / secs : 0.0);
+    if (p->queue)
+        fprintf(stderr, ", %s %llu", p->queue, (unsigned long long)queue);
+    fputc('\n', stderr);
     p->next = now + PROGRESS_SECONDS;
 }

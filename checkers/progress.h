@@ -15,7 +15,8 @@
 typedef struct progress {
     const check_options *opt;
     const char *name;       /* the line's prefix: "explicit", "ltl" */
-    const char *queue;      /* what the last number counts: "queue", "stack" */
+    /* what the last number counts: "queue", "stack"; NULL: no such number */
+    const char *queue;
     double start, next;
 } progress;
 
