@@ -288,6 +288,7 @@ static int build(drawing *d, const result_t *run)
         return -1;
     set(d->g, "fontname", "Helvetica");
     set(d->g, "forcelabels", "true");
+    set(d->g, "newrank", "true");
     set(d->g, "nodesep", "0.4");
     agattr(d->g, AGNODE, "fontname", "Helvetica");
     /* Graphviz's own default, declared so that an empty place's label ""
