@@ -57,6 +57,10 @@ grep -q cluster "$tmp.philo.dot" && notok "philo4: no partition, no cluster" "a 
 [ "$(grep -c 'subgraph cluster_' "$tmp.cfa.dot")" -eq 5 ] &&
     ok "peterson.cfa: 5 units, 5 clusters" ||
     notok "peterson.cfa: 5 units, 5 clusters" "$(grep -c 'subgraph cluster_' "$tmp.cfa.dot")"
+# RERS: one cluster per LTS, named by its subgraph (or lts2 without a name)
+"$MCK" draw -o "$tmp.rers.dot" "$data/rers/handwritten.dot" &&
+    has "RERS: one cluster per LTS" "$tmp.rers.dot" 'label=cluster_producer' 'label=buffer' \
+        'label=lts2'
 # nested NUPN units (a root with subunits left and right): clusters in a cluster
 "$MCK" draw -o "$tmp.n.dot" "$data/pnml/nupn.pnml" &&
     awk '/subgraph cluster_/ { d++; if (d > max) max = d } /^[ \t]*}/ { if (d) d-- }

@@ -155,6 +155,27 @@ rc=$?
 expect_mcc "mcc StateSpace, SIGTERM" "interrupted"
 
 # ---- mck properties: behavioural properties left unknown, with the reason ----
+"$peakrss" "$tmp.rss" "$MCK" properties --timeout 1 "$net" >"$tmp.out" 2>"$tmp.err"
+rc=$?
+secs=$(cut -d' ' -f2 "$tmp.rss")
+if [ "$rc" -eq 0 ] && grep -q '<explanation>time limit reached' "$tmp.out" &&
+   awk -v s="$secs" -v k="$slack" 'BEGIN { exit !(s <= k * 1 + 0.2) }'; then
+    ok "properties --timeout 1: unknown, time limit reached, done in $secs s"
+else
+    notok "properties --timeout 1" "exit $rc after $secs s, $(grep -A1 DEAD_PLACES "$tmp.out" | head -c 300)"
+fi
+"$MCK" properties "$net" >"$tmp.out" 2>"$tmp.err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '<explanation>interrupted' "$tmp.out"; then
+    ok "properties, SIGINT: open values unknown, interrupted"
+else
+    notok "properties, SIGINT" "exit $rc, $(grep -A1 DEAD_PLACES "$tmp.out" | head -c 300)"
+fi
+
 "$peakrss" "$tmp.rss" "$MCK" properties --mem 200 "$net" >"$tmp.out" 2>"$tmp.err"
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q 'reference="DEAD_PLACES" value="unknown"' "$tmp.out" &&
