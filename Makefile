@@ -16,9 +16,9 @@ WARN = -Wall -Wextra $(WERROR)
 # Plugins (plugin/plugin.h) are searched here by default.
 PLUGINDIR = $(PREFIX)/lib/mck/plugins
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -I. -Iformula \
-             $(XML_CFLAGS) $(CGRAPH_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"' \
+             $(XML_CFLAGS) $(CGRAPH_CFLAGS) $(GVC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"' \
              -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
-ALL_LIBS = $(XML_LIBS) $(CGRAPH_LIBS) $(GLPK_LIBS) $(LIBS) -ldl -lm
+ALL_LIBS = $(XML_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS) $(GLPK_LIBS) $(LIBS) -ldl -lm
 # Headers a plugin is written against (installed under include/mck/).
 PUBLIC_HEADERS = netconv.h tree.h result.h formats.h formula/formula.h input/input.h \
                  plugin/plugin.h
@@ -74,30 +74,96 @@ tests/unit/test_guide: tests/tmp/guide_lang.c
 # The B(PN)² test is mostly its interpreter, a header.
 tests/unit/test_bpn2: tests/unit/bpn2sim.h tests/unit/runmck.h tests/unit/rnd.h
 
-check: mck $(TESTBIN)
+# Measures what the limit tests promise about memory (tests/e2e/limits.sh).
+tests/lib/peakrss: tests/lib/peakrss.c
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+check: mck $(TESTBIN) tests/lib/peakrss
 	@MCK=$(CURDIR)/mck sh tests/run.sh $(TESTBIN) tests/e2e/*.sh
 
+# make install [PREFIX=/usr] [DESTDIR=/tmp/stage]: the program, its man page,
+# the plugin API's headers (under include/mck/), its pkg-config file and the
+# plugin folder.  It only copies: tests install into scratch folders from
+# sanitizer builds and must not trigger a rebuild.
 install: mck
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PLUGINDIR)
 	install -m 755 mck $(DESTDIR)$(PREFIX)/bin/mck
-	if [ -f docs/mck.1 ]; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
-	  install -m 644 docs/mck.1 $(DESTDIR)$(PREFIX)/share/man/man1/mck.1; fi
+	install -m 644 docs/mck.1 $(DESTDIR)$(PREFIX)/share/man/man1/mck.1
 	for h in $(PUBLIC_HEADERS); do \
 	  install -d $(DESTDIR)$(PREFIX)/include/mck/$$(dirname $$h) && \
 	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/mck/$$h || exit 1; done
-	install -d $(DESTDIR)$(PLUGINDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' mck.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mck.pc
 
+# Removes what install put there; the plugin folder only when empty (a
+# user's plugins are not ours to delete).
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/mck $(DESTDIR)$(PREFIX)/share/man/man1/mck.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/mck $(DESTDIR)$(PREFIX)/share/man/man1/mck.1 \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/mck.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/mck
+	-rmdir $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/lib/mck 2>/dev/null
 
 clean:
 	rm -f mck libmck.a main.o main.d $(LIBOBJ) $(LIBOBJ:.o=.d) $(YGEN) $(YGEN:.c=.h) \
-	      $(LGEN) $(TESTBIN) $(TESTBIN:=.d)
+	      $(LGEN) $(TESTBIN) $(TESTBIN:=.d) tests/lib/peakrss
 	rm -rf tests/tmp
 
+# configure stays: a tarball's user has no autoconf to make it again.
 distclean: clean
-	rm -rf config.mk config.log config.status autom4te.cache configure
+	rm -rf config.mk config.log config.status autom4te.cache
+
+maintainer-clean: distclean
+	rm -f configure $(DIST_NAME).tar.gz
+
+# ---- the release tarball ----
+# make dist: mck-VERSION.tar.gz holds the files git tracks (as they are in
+# the working tree) and the generated configure, so that building it needs
+# no autoconf.  make distcheck unpacks it into a scratch folder and there
+# builds it with -Werror, runs make check (with the shared MCC instances
+# when ../shared exists, as here), installs into a DESTDIR, uses the
+# installed program, man page and pkg-config file, uninstalls, and checks
+# that nothing is left behind.
+DIST_NAME = mck-$(VERSION)
+SHARED_DIR = $(abspath $(CURDIR)/../shared)
+
+configure: configure.ac
+	autoreconf -fi
+
+dist: configure
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+	  { echo "make dist: needs a git checkout (the file list is git ls-files)"; exit 1; }
+	rm -f $(DIST_NAME).tar.gz
+	{ git ls-files; echo configure; } | LC_ALL=C sort -u | \
+	  tar -czf $(DIST_NAME).tar.gz --transform 's|^|$(DIST_NAME)/|' \
+	      --owner=0 --group=0 --numeric-owner --no-recursion -T -
+	@echo "$(DIST_NAME).tar.gz: $$(tar -tzf $(DIST_NAME).tar.gz | wc -l) files"
+
+distcheck: dist
+	@set -e; d=$$(mktemp -d "$${TMPDIR:-/tmp}/mck-distcheck.XXXXXX"); \
+	trap 'rm -rf "$$d"' EXIT; \
+	tar -xzf $(DIST_NAME).tar.gz -C "$$d"; \
+	cd "$$d/$(DIST_NAME)"; \
+	echo "== distcheck: configure and build in $$d/$(DIST_NAME)"; \
+	./configure >/dev/null; \
+	env -u MAKEFLAGS -u MFLAGS $(MAKE) -s WERROR=-Werror >build.log 2>&1 || { tail -n 20 build.log; exit 1; }; \
+	echo "== distcheck: make check"; \
+	if [ -d "$(SHARED_DIR)" ]; then export SHARED="$(SHARED_DIR)"; fi; \
+	env -u MAKEFLAGS -u MFLAGS $(MAKE) -s check WERROR=-Werror | tail -n 1 | tee check.log; \
+	grep -q ' 0 failed' check.log; \
+	echo "== distcheck: install, use, uninstall"; \
+	inst="$$d/inst"; env -u MAKEFLAGS -u MFLAGS $(MAKE) -s install DESTDIR="$$inst" PREFIX=/usr/local; \
+	"$$inst/usr/local/bin/mck" check examples/pep/philo4.ll_net | grep -q '^Result: YES\.$$'; \
+	"$$inst/usr/local/bin/mck" --version | grep -q '^mck $(VERSION)$$'; \
+	PKG_CONFIG_SYSROOT_DIR="$$inst" PKG_CONFIG_PATH="$$inst/usr/local/lib/pkgconfig" \
+	  pkg-config --cflags mck | grep -q "include/mck"; \
+	if command -v man >/dev/null 2>&1; then \
+	  MANWIDTH=80 man -l "$$inst/usr/local/share/man/man1/mck.1" 2>/dev/null | grep -q 'mck draw'; fi; \
+	env -u MAKEFLAGS -u MFLAGS $(MAKE) -s uninstall DESTDIR="$$inst" PREFIX=/usr/local; \
+	left=$$(find "$$inst" -type f); \
+	if [ -n "$$left" ]; then echo "distcheck: uninstall left $$left"; exit 1; fi; \
+	env -u MAKEFLAGS -u MFLAGS $(MAKE) -s distclean; \
+	echo "$(DIST_NAME).tar.gz is ready for distribution"
 
 # ---- fuzzing (tests/fuzz/README.md) ----
 # libFuzzer targets for every reader.  Not part of all or check: it needs
@@ -166,7 +232,8 @@ fuzz: fuzz-build
 fuzz-clean:
 	rm -rf $(FUZZ_DIR)
 
-.PHONY: all check install uninstall clean distclean fuzz fuzz-build fuzz-clean
+.PHONY: all check install uninstall clean distclean maintainer-clean dist distcheck fuzz fuzz-build \
+        fuzz-clean
 .SECONDARY: $(YGEN) $(YGEN:.c=.h) $(LGEN)
 
 -include $(LIBOBJ:.o=.d) main.d $(FUZZ_LIBOBJ:.o=.d)

@@ -53,5 +53,7 @@ int verdicts_main(int argc, char **argv);
 int export_main(int argc, char **argv);
 /* convert.c: `mck convert`, the net as APNN, PNML or PEP (writers/). */
 int convert_main(int argc, char **argv);
+/* draw.c: `mck draw`, the net (and a run over it) as a Graphviz picture. */
+int draw_main(int argc, char **argv);
 
 #endif

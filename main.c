@@ -67,10 +67,24 @@ static double elapsed(void)
     return (double)(now.tv_sec - start_time.tv_sec) + (now.tv_nsec - start_time.tv_nsec) / 1e9;
 }
 
+/* The first SIGINT or SIGTERM asks the search to stop at its next clock
+ * check and report UNKNOWN with what it found; a second one, for a user
+ * who will not wait even that long, ends the process the default way. */
 static void on_signal(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -147,11 +161,12 @@ static void print_help(FILE *out)
         "usage: mck check [OPTIONS] [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY]\n"
         "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
         "       mck info [-t LANG] [-v] MODEL\n"
-        "       mck mcc [-v] [--xml FILE] [EXAMINATION [DIR]]   (Model Checking Contest mode)\n"
-        "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] MODEL\n"
+        "       mck mcc [-v] [--por=on|off] [--xml FILE] [EXAMINATION [DIR]]   (Model Checking Contest mode)\n"
+        "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] [-v] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"
-        "       mck export --promela [-t LANG] [-o FILE.pml] MODEL [PROPERTIES]   (for SPIN)\n"
+        "       mck export --promela [-t LANG] [-o FILE.pml] [-v] MODEL [PROPERTIES]   (for SPIN)\n"
         "       mck convert [-t LANG] [--to apnn|pnml|pep] MODEL -o FILE.apnn|.pnml|.ll_net\n"
+        "       mck draw [-t LANG] [-o FILE.svg|.png|.dot] [--run VERDICT.xml] [--max-nodes N] MODEL\n"
         "       mck list\n"
         "       mck --plugin PATH.so COMMAND ...   (load a language plugin first; repeatable)\n"
         "       mck --help | --version\n"
@@ -164,11 +179,12 @@ static void print_help(FILE *out)
         "  -t, --language LANG  input language (see 'mck list')\n"
         "  -k, --kind KIND      dl, reach, ctl or ltl\n"
         "  -c, --checker NAME   checker (default: explicit)\n"
-        "  -q, --quiet          print no witness or counterexample, no progress\n"
-        "  -v, --verbose        warnings and statistics on standard error; with info, list nodes\n"
+        "  -q, --quiet          print no witness or counterexample, no progress, no statistics\n"
+        "  -v, --verbose        warnings and statistics on standard error, progress even when\n"
+        "                       standard error is no terminal; with info, list nodes\n"
         "  -m, --max-states N   give up (UNKNOWN) after N states\n"
         "      --timeout S      give up (UNKNOWN) after S seconds\n"
-        "      --mem MB         memory budget of the state store (UNKNOWN when exhausted)\n"
+        "      --mem MB         memory budget of stores, graphs and stacks (UNKNOWN when exhausted)\n"
         "      --xml FILE       also write the verdict and its run as propertiesverdict XML\n"
         "      --expect         the property file's expected answers must be there (RERS);\n"
         "                       they are compared whenever present: exit 1 on a disagreement\n"
@@ -178,6 +194,8 @@ static void print_help(FILE *out)
         "output: 'Result: YES.', 'Result: NO.' or 'Result: UNKNOWN (reason).', then the run\n"
         "under 'Witness:' or 'Counterexample:', then 'Time needed: T seconds'.\n"
         "exit status: 0 YES, 1 NO, 3 UNKNOWN, 2 error (message FILE:LINE: text on stderr).\n"
+        "A search running over 2 s shows progress on stderr if it is a terminal (or with -v).\n"
+        "SIGINT or SIGTERM stops it: UNKNOWN (interrupted), the statistics so far, exit 3.\n"
         "\n"
         "mck mcc reads DIR/model.pnml and DIR/EXAMINATION.xml (DIR: the current folder,\n"
         "EXAMINATION: $BK_EXAMINATION) and prints the contest's answer lines; the run ends\n"
@@ -187,7 +205,9 @@ static void print_help(FILE *out)
         "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n"
         "\n"
         "mck convert writes the net read from a model in any language as APNN, PNML or\n"
-        "a PEP low-level net for other tools; 'mck convert --help' tells more.\n",
+        "a PEP low-level net for other tools; 'mck convert --help' tells more.\n"
+        "mck draw draws the net with Graphviz, places grouped by the model's partition;\n"
+        "--run overlays a run written by 'mck check --xml'.  'mck draw --help' tells more.\n",
         out);
 }
 
@@ -458,7 +478,8 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
         goto out;
     }
     rc = report_result(stdout, net, it->outputfunc, &res, a->quiet, elapsed());
-    if (a->verbose)
+    /* a user who stopped a run wants to know how far it got */
+    if (a->verbose || (interrupted && !a->quiet))
         report_statistics(stderr, &res);
     if (a->xml && write_verdict_file(a->xml, net, a->property, kind, &res) < 0)
         rc = EXIT_ERROR;
@@ -527,7 +548,9 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
     }
     nc_set_verbosity(a.verbose);
     a.opt.verbose = a.verbose;
-    a.opt.progress = !a.quiet && (a.verbose || isatty(2));
+    /* Progress lines are for a person watching a terminal; a log or a pipe
+     * gets them only when asked for with -v. */
+    a.opt.progress = !a.quiet && (a.verbose || isatty(STDERR_FILENO));
 
     char langbuf[64];
     const checker_type *chk = NULL;
@@ -564,8 +587,7 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
 int main(int argc, char **argv)
 {
     clock_gettime(CLOCK_MONOTONIC, &start_time);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    catch_stop_signals();
     if (argc < 2) {
         print_help(stderr);
         return EXIT_ERROR;
@@ -605,7 +627,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 1, argv + 1, NULL);
     if (!strcmp(cmd, "mcc"))
-        return mcc_main(argc - 1, argv + 1);
+        return mcc_main(argc - 1, argv + 1, &interrupted);
     if (!strcmp(cmd, "properties"))
         return properties_main(argc - 1, argv + 1, &interrupted);
     if (!strcmp(cmd, "verdicts"))
@@ -614,6 +636,8 @@ int main(int argc, char **argv)
         return export_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert"))
         return convert_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "draw"))
+        return draw_main(argc - 1, argv + 1);
     if (strchr(cmd, ':'))
         return cmd_check(argc - 1, argv + 1, cmd);
     return usage_error("unknown command '%s'", cmd);

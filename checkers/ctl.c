@@ -181,6 +181,8 @@ ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size
     explore_visitor v = {on_state, on_edge, on_expanded, "ctl"};
     explore_status st = explore_bfs(ex, &v, &b, res);
     explore_free(ex);
+    /* explore counted its store; the graph and the atoms lived beside it */
+    res->peak_bytes += m->bytes + m->g->bytes;
     if (st == EXPLORE_DONE) {
         graph_drop_refs(m->g);
         m->n = graph_states(m->g);

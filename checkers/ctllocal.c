@@ -30,6 +30,7 @@
  * under the memory budget. */
 #include "checkers/clock.h"
 #include "checkers/ctl.h"
+#include "checkers/progress.h"
 #include "checkers/stateeval.h"
 #include "checkers/store.h"
 
@@ -72,6 +73,7 @@ typedef struct local {
     double deadline;
     volatile int *interrupted;
     unsigned ticks;
+    progress prog;
     const char *gave_up;
     lnode **nodes;
     size_t nnodes, cnodes;
@@ -85,10 +87,12 @@ static int tick(local *L)
         L->gave_up = "interrupted";
         return -1;
     }
-    if (L->deadline > 0 && mono_now() > L->deadline) {
+    double now = mono_now();
+    if (L->deadline > 0 && now > L->deadline) {
         L->gave_up = "time limit reached";
         return -1;
     }
+    progress_maybe(&L->prog, now, L->nstates, 0, L->bytes + store_bytes(L->st), 0);
     return 0;
 }
 
@@ -129,7 +133,7 @@ static int64_t state_of(local *L, const nc_count *m)
     uint64_t number;
     int r = store_number(L->st, L->key, len, L->nstates, &number, &ref);
     if (r < 0) {
-        L->gave_up = "memory budget exhausted";
+        L->gave_up = r == STORE_OUT_OF_TIME ? "time limit reached" : "memory budget exhausted";
         return -1;
     }
     if (r == 0)
@@ -442,9 +446,12 @@ int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
     L.cn = cn;
     L.deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
     L.interrupted = opt->interrupted;
+    progress_start(&L.prog, opt, "ctl-local", NULL, mono_now());
     size_t total = store_budget(opt->mem_bytes);
     L.budget = total / 2;
     L.st = store_new(cn->nplaces, total - total / 2, 1);
+    if (L.st)
+        store_set_deadline(L.st, L.deadline);
     L.key = L.st ? malloc(store_key_max(L.st) + 8) : NULL;
     int v = -1;
     lnode *root = L.key ? build(&L, f) : NULL;

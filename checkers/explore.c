@@ -13,12 +13,12 @@
  * store, so batching changes nothing but the speed. */
 #include "checkers/clock.h"
 #include "checkers/explore.h"
+#include "checkers/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PROGRESS_SECONDS 2.0
 /* A reduction that fires nearly everything only costs: after this many
  * reduced expansions it is judged, and dropped when it kept more than
  * REDUCE_KEEP_MAX of the enabled transitions.  Dropping it halfway is
@@ -80,7 +80,8 @@ struct explore {
     size_t bcap;
 
     uint64_t edges;
-    double start, next_progress;
+    double start;
+    progress prog;
     const char *name;
 };
 
@@ -352,7 +353,7 @@ static int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash,
     explore_t *ex = s->ex;
     int r = store_insert(ex->st, key, len, hash, parent, t, to);
     if (r < 0) {
-        s->why = "memory budget exhausted";
+        s->why = r == STORE_OUT_OF_TIME ? "time limit reached" : "memory budget exhausted";
         return -1;
     }
     if (r == 1 && ex->opt->max_states && store_count(ex->st) > ex->opt->max_states) {
@@ -404,16 +405,9 @@ static const char *out_of_time(explore_t *ex)
     double t = mono_now();
     if (opt->timeout > 0 && t - ex->start >= opt->timeout)
         return "time limit reached";
-    if (opt->progress && t >= ex->next_progress) {
-        double secs = t - ex->start;
-        uint64_t n = store_count(ex->st);
-        fprintf(stderr, "%s: %llu states, %llu edges, %zu MB, %.2g states/s, queue %llu\n",
-                ex->name ? ex->name : "explore", (unsigned long long)n,
-                (unsigned long long)ex->edges,
-                (store_bytes(ex->st) + ex->scratch_bytes) >> 20,
-                secs > 0 ? (double)n / secs : 0.0, (unsigned long long)(n - ex->next_id));
-        ex->next_progress = t + PROGRESS_SECONDS;
-    }
+    uint64_t n = store_count(ex->st);
+    progress_maybe(&ex->prog, t, n, ex->edges, store_bytes(ex->st) + ex->scratch_bytes,
+                   n - ex->next_id);
     return NULL;
 }
 
@@ -433,7 +427,9 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     search s = {ex, v, ctx, NULL};
     ex->name = v->name;
     ex->start = mono_now();
-    ex->next_progress = ex->start + PROGRESS_SECONDS;
+    if (ex->opt->timeout > 0)
+        store_set_deadline(ex->st, ex->start + ex->opt->timeout);
+    progress_start(&ex->prog, ex->opt, ex->name ? ex->name : "explore", "queue", ex->start);
     ex->next = store_first(ex->st);
     int stopped = add_initial(&s) < 0;
     while (!stopped) {

@@ -12,6 +12,7 @@
 #include "checkers/clock.h"
 #include "checkers/ltl.h"
 #include "checkers/ltl2ba.h"
+#include "checkers/progress.h"
 #include "checkers/stateeval.h"
 #include "checkers/store.h"
 #include "checkers/stubborn.h"
@@ -72,10 +73,16 @@ typedef struct product {
     double deadline;
     volatile int *interrupted;
     unsigned ticks;
+    uint64_t edges;
+    progress prog;
     const char *gave_up;
 } product;
 
-static int grow(product *P, void **arr, size_t *cap, size_t need, size_t elem)
+/* Doubles *arr until it holds need, charged to the budget.  Only arrays
+ * read before written (zero = 1) are cleared: touching every new page at
+ * once made one doubling of the stacks, deep in a search, take longer than
+ * a tenth of a one-second --timeout. */
+static int grow(product *P, void **arr, size_t *cap, size_t need, size_t elem, int zero)
 {
     if (need <= *cap)
         return 0;
@@ -91,21 +98,27 @@ static int grow(product *P, void **arr, size_t *cap, size_t need, size_t elem)
         P->gave_up = "memory budget exhausted";
         return -1;
     }
-    memset((char *)p + *cap * elem, 0, (cap2 - *cap) * elem);
+    if (zero)
+        memset((char *)p + *cap * elem, 0, (cap2 - *cap) * elem);
     P->bytes += (cap2 - *cap) * elem;
     *arr = p;
     *cap = cap2;
     return 0;
 }
 
-static int tick(product *P)
+/* depth: the search stack's, for the progress line. */
+static int tick(product *P, size_t depth)
 {
     if (++P->ticks % CLOCK_EVERY)
         return 0;
-    if (P->interrupted && *P->interrupted)
+    if (P->interrupted && *P->interrupted) {
         P->gave_up = "interrupted";
-    else if (P->deadline > 0 && mono_now() > P->deadline)
+        return -1;
+    }
+    double now = mono_now();
+    if (P->deadline > 0 && now > P->deadline)
         P->gave_up = "time limit reached";
+    progress_maybe(&P->prog, now, P->nstates, P->edges, P->bytes + store_bytes(P->st), depth);
     return P->gave_up ? -1 : 0;
 }
 
@@ -117,7 +130,7 @@ static int64_t number_of(product *P, size_t len)
     uint64_t number;
     int r = store_number(P->st, P->key, len, P->nstates, &number, &ref);
     if (r < 0) {
-        P->gave_up = "memory budget exhausted";
+        P->gave_up = r == STORE_OUT_OF_TIME ? "time limit reached" : "memory budget exhausted";
         return -1;
     }
     if (r == 0)
@@ -127,8 +140,8 @@ static int64_t number_of(product *P, size_t len)
         return -1;
     }
     if (P->nstates >= DEAD_NUM - 2 ||
-        grow(P, (void **)&P->refs, &P->crefs, P->nstates + 1, sizeof *P->refs) < 0 ||
-        grow(P, (void **)&P->num, &P->cnum, P->nstates + 1, sizeof *P->num) < 0) {
+        grow(P, (void **)&P->refs, &P->crefs, P->nstates + 1, sizeof *P->refs, 0) < 0 ||
+        grow(P, (void **)&P->num, &P->cnum, P->nstates + 1, sizeof *P->num, 1) < 0) {
         P->gave_up = "memory budget exhausted";
         return -1;
     }
@@ -402,9 +415,9 @@ typedef struct stacks {
 
 static int push(product *P, stacks *S, uint32_t *count, uint32_t id, uint64_t in, uint32_t via)
 {
-    if (grow(P, (void **)&S->todo, &S->ctodo, S->ntodo + 1, sizeof *S->todo) < 0 ||
-        grow(P, (void **)&S->roots, &S->croots, S->nroots + 1, sizeof *S->roots) < 0 ||
-        grow(P, (void **)&S->live, &S->clive, S->nlive + 1, sizeof *S->live) < 0)
+    if (grow(P, (void **)&S->todo, &S->ctodo, S->ntodo + 1, sizeof *S->todo, 0) < 0 ||
+        grow(P, (void **)&S->roots, &S->croots, S->nroots + 1, sizeof *S->roots, 0) < 0 ||
+        grow(P, (void **)&S->live, &S->clive, S->nlive + 1, sizeof *S->live, 0) < 0)
         return -1;
     P->num[id] = ++*count;
     S->roots[S->nroots++] = (root){*count, 0, in};
@@ -432,7 +445,7 @@ static int search(product *P, int want_run, result_t *res)
     if (init < 0 || push(P, &S, &count, (uint32_t)init, 0, VIA_NONE) < 0)
         goto out;
     while (S.ntodo) {
-        if (tick(P) < 0)
+        if (tick(P, S.ntodo) < 0)
             goto out;
         frame *f = &S.todo[S.ntodo - 1];
         uint32_t to, via;
@@ -449,6 +462,7 @@ static int search(product *P, int want_run, result_t *res)
                 f->t = 0;
                 f->cond = -1;
             }
+            P->edges++;
             if (P->num[to] == 0) {
                 if (push(P, &S, &count, to, acc, via) < 0)
                     goto out;
@@ -529,9 +543,12 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     P.deadline = opt->timeout > 0 ? start + opt->timeout : 0;
     P.interrupted = opt->interrupted;
     P.max_states = opt->max_states;
+    progress_start(&P.prog, opt, "ltl", "stack", start);
     size_t total = store_budget(opt->mem_bytes);
     P.budget = total / 3;
     P.st = store_new(P.np, total - total / 3, 1);
+    if (P.st)
+        store_set_deadline(P.st, P.deadline);
     P.key = P.st ? malloc(store_key_max(P.st) + 8) : NULL;
     P.m = calloc(P.np, sizeof *P.m);
     P.marked = calloc(P.np, sizeof *P.marked);
@@ -560,6 +577,7 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     else
         res->answer = r ? ANSWER_NO : ANSWER_YES;
     res->states = P.nstates;
+    res->edges = P.edges;
     res->peak_bytes = P.bytes + (P.st ? store_peak_bytes(P.st) : 0);
     res->seconds = mono_now() - start;
     if (P.per_step)

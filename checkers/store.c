@@ -1,5 +1,6 @@
 /* store: packed markings in an arena, found again through an
  * open-addressing table (the layout is described in store.h). */
+#include "checkers/clock.h"
 #include "checkers/store.h"
 
 #include <stdlib.h>
@@ -26,6 +27,9 @@ struct store {
     uint64_t *slots;
     size_t nslots;              /* a power of two */
     size_t used, grow_at, full_at;
+    double deadline;            /* store_set_deadline; 0: none */
+    double grow_seconds;        /* how long the last doubling took */
+    int declined;               /* a doubling was skipped for the deadline */
 
     uint8_t **blocks;
     size_t nblocks, cap_blocks, max_blocks;
@@ -303,8 +307,20 @@ static void table_place(uint64_t *slots, size_t mask, uint64_t hash, store_ref r
 
 /* Doubling rehashes from the arena, which is read in order: cheaper than
  * chasing every slot's record at random. */
+void store_set_deadline(store_t *st, double deadline)
+{
+    st->deadline = deadline;
+}
+
+/* The next doubling handles twice the states of the last one. */
+static int grow_in_time(const store_t *st)
+{
+    return !(st->deadline > 0) || mono_now() + 2 * st->grow_seconds <= st->deadline;
+}
+
 static int table_grow(store_t *st)
 {
+    double start = mono_now();
     size_t n = st->nslots * 2;
     if (n > SIZE_MAX / sizeof(uint64_t) || account(st, n * sizeof(uint64_t)) < 0)
         return -1;
@@ -335,6 +351,7 @@ static int table_grow(store_t *st)
     st->slots = slots;
     st->nslots = n;
     set_thresholds(st);
+    st->grow_seconds = mono_now() - start;
     return 0;
 }
 
@@ -380,10 +397,13 @@ int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
         }
     }
     if (st->used + 1 > st->grow_at) {
-        if (table_grow(st) < 0)
-            st->grow_at = st->full_at;   /* squeeze the table instead */
+        if (!grow_in_time(st))
+            st->declined = 1;
+        /* squeeze the table instead */
+        if (st->declined || table_grow(st) < 0)
+            st->grow_at = st->full_at;
         if (st->used + 1 > st->full_at)
-            return -1;
+            return st->declined ? STORE_OUT_OF_TIME : -1;
         mask = st->nslots - 1;
         for (i = (size_t)hash & mask; st->slots[i]; i = (i + 1) & mask)
             ;
@@ -405,7 +425,7 @@ int store_number(store_t *st, const uint8_t *key, size_t len, uint64_t next, uin
 {
     int r = store_insert(st, key, len, store_hash(key, len), next, 0, ref);
     if (r < 0)
-        return -1;
+        return r;
     if (r == 1) {
         *number = next;
         return 1;

@@ -55,6 +55,16 @@ size_t store_budget(size_t mem_bytes);
 store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents);
 void store_free(store_t *st);
 
+/* The time limit of the search using the store (monotonic seconds as
+ * checkers/clock.h counts them; 0: none).  Doubling the table rehashes
+ * every state at once, which on big tables takes a good part of a second:
+ * a doubling that would, judged by the last one, end after the limit is
+ * not started, and the table fills up instead, the search meeting its
+ * limit at its next clock check.  Should the table be full first,
+ * store_insert says STORE_OUT_OF_TIME. */
+void store_set_deadline(store_t *st, double deadline);
+#define STORE_OUT_OF_TIME (-2)
+
 /* Largest key of this net, for sizing key buffers. */
 size_t store_key_max(const store_t *st);
 
@@ -108,6 +118,8 @@ int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
  * budget is exhausted. */
 int store_number(store_t *st, const uint8_t *key, size_t len, uint64_t next, uint64_t *number,
                  store_ref *ref);
+/* (Both return STORE_OUT_OF_TIME instead of -1 when the table is full
+ * because a doubling was declined for the deadline.) */
 
 /* Hints for a batch of insertions (they change nothing): touch the table
  * slot of a hash, then the record its probe compares with first, so that

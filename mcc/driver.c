@@ -227,13 +227,13 @@ static int usage(const char *msg, const char *arg)
     return 2;
 }
 
-int mcc_main(int argc, char **argv)
+int mcc_main(int argc, char **argv, volatile int *interrupted)
 {
     static volatile int never;
     mcc_run r;
     memset(&r, 0, sizeof r);
     r.start = mcc_now();
-    r.interrupted = &never;
+    r.interrupted = interrupted ? interrupted : &never;
     const char *xml = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {

@@ -10,6 +10,9 @@
  * as designed (whether or not every value was found), 1 when the model or
  * property file could not be read or the --xml file not written, 2 on a
  * usage error (or an --xml file that cannot be created). */
-int mcc_main(int argc, char **argv);
+/* interrupted: set by SIGINT/SIGTERM (main.c); NULL when nothing can
+ * interrupt.  An interrupted run ends like one out of time: the answers
+ * found so far, CANNOT_COMPUTE for the rest. */
+int mcc_main(int argc, char **argv, volatile int *interrupted);
 
 #endif

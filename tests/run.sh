@@ -8,6 +8,8 @@ pass=0 fail=0 skip=0
 top=$(cd "$(dirname "$0")/.." && pwd)
 export MCK="${MCK:-$top/mck}" TOP="$top"
 export SHARED="${SHARED:-$top/../shared}"
+# Under ASan: leaks of the libraries Graphviz loads are not mck's (lsan.supp).
+export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 mkdir -p "$top/tests/tmp"
 for t in "$@"; do
     [ -e "$t" ] || continue

@@ -123,7 +123,7 @@ static int run(const char *exam)
 {
     char *argv[] = {"mcc", (char *)exam, dir, NULL};
     begin_capture();
-    int rc = mcc_main(3, argv);
+    int rc = mcc_main(3, argv, NULL);
     end_capture();
     return rc;
 }

@@ -1,5 +1,6 @@
 /* store: encoding round trips, canonical keys, the table and the arena as
  * a queue, parents, growth and the memory budget. */
+#include "checkers/clock.h"
 #include "checkers/store.h"
 #include "unit.h"
 
@@ -220,6 +221,45 @@ static void test_budget(void)
     CHECK(store_budget(12345) == 12345, "explicit budget kept");
 }
 
+/* Inserts markings 0, 1, 2, ... until store_insert refuses; its status. */
+static int fill(store_t *st, uint64_t *n)
+{
+    nc_count m[10] = {0};
+    uint8_t key[512];
+    int r = 1;
+    for (*n = 0; r == 1 && *n < 10000000; ++*n) {
+        m[0] = *n;
+        size_t len = store_encode(st, m, key);
+        store_ref ref;
+        r = store_insert(st, key, len, store_hash(key, len), 0, 0, &ref);
+    }
+    return r;
+}
+
+/* A deadline that has passed: the table does not double any more, fills
+ * to its squeeze limit, and says why it stopped. */
+static void test_deadline(void)
+{
+    uint64_t free_n, late_n;
+    store_t *st = store_new(10, (size_t)64 << 20, 0);
+    int r = fill(st, &free_n);
+    store_free(st);
+    st = store_new(10, (size_t)64 << 20, 0);
+    store_set_deadline(st, mono_now() - 1);
+    int late = fill(st, &late_n);
+    store_free(st);
+    CHECK(r == -1 && late == STORE_OUT_OF_TIME,
+          "past deadline: STORE_OUT_OF_TIME (%d), not the budget's -1 (%d)", late, r);
+    CHECK(late_n * 100 < free_n, "past deadline: the table stays small (%llu markings, "
+          "%llu with only the budget)", (unsigned long long)late_n, (unsigned long long)free_n);
+    st = store_new(10, (size_t)64 << 20, 0);
+    store_set_deadline(st, mono_now() + 3600);
+    r = fill(st, &late_n);
+    store_free(st);
+    CHECK(r == -1 && late_n == free_n, "a distant deadline changes nothing (%llu markings)",
+          (unsigned long long)late_n);
+}
+
 int main(void)
 {
     test_encoding();
@@ -227,5 +267,6 @@ int main(void)
     test_overflow();
     test_table();
     test_budget();
+    test_deadline();
     UNIT_DONE();
 }
