@@ -20,23 +20,23 @@ expect() {
     fi
 }
 
-"$MCK" check -k dl --timeout 2.5 "$data/grow.pnml" >"$tmp.out" 2>"$tmp.err"
+"$MCK" check -k dl --timeout 4 "$data/grow.pnml" >"$tmp.out" 2>"$tmp.err"
 expect "silent when standard error is a file" "^explicit:" "$tmp.err" no
 expect "never on standard output" "^explicit:" "$tmp.out" no
 
-"$MCK" check -v -k dl --timeout 2.5 "$data/grow.pnml" >"$tmp.out" 2>"$tmp.err"
+"$MCK" check -v -k dl --timeout 4 "$data/grow.pnml" >"$tmp.out" 2>"$tmp.err"
 expect "-v: states, edges, memory, speed and queue" "$line" "$tmp.err" yes
 
-"$MCK" check -v -q -k dl --timeout 2.5 "$data/grow.pnml" >"$tmp.out" 2>"$tmp.err"
+"$MCK" check -v -q -k dl --timeout 4 "$data/grow.pnml" >"$tmp.out" 2>"$tmp.err"
 expect "-q silences it even with -v" "^explicit:" "$tmp.err" no
 
-"$MCK" check -v -k ltl --timeout 2.5 "$data/grow.pnml" "$data/g-not-never.form" >"$tmp.out" 2>"$tmp.err"
+"$MCK" check -v -k ltl --timeout 4 "$data/grow.pnml" "$data/g-not-never.form" >"$tmp.out" 2>"$tmp.err"
 expect "ltl: the product's states and the stack" \
     '^ltl: [0-9]* states, [0-9]* edges, [0-9]* MB, [0-9.e+]* states/s, stack [0-9]*' "$tmp.err" yes
 
 if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
     # stdout goes to the file, so only standard error is the terminal
-    script -qec "'$MCK' check -k dl --timeout 2.5 '$data/grow.pnml' >'$tmp.out'" /dev/null \
+    script -qec "'$MCK' check -k dl --timeout 4 '$data/grow.pnml' >'$tmp.out'" /dev/null \
         >"$tmp.tty" 2>&1
     tr -d '\r' <"$tmp.tty" >"$tmp.tty2"
     expect "shown when standard error is a terminal" "$line" "$tmp.tty2" yes
