@@ -44,3 +44,11 @@ char *read_file(const char *path, size_t max_bytes, size_t *len)
     *len = n;
     return buf;
 }
+
+char *path_stem(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}

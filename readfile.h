@@ -11,4 +11,9 @@
  * "PATH: cannot read: ..." (also when the file exceeds max_bytes). */
 char *read_file(const char *path, size_t max_bytes, size_t *len);
 
+/* The name a model read from path is known by: the file name without its
+ * folders and its last suffix ("dir/elevator.ll_net" -> "elevator").
+ * malloc'd; NULL on no memory. */
+char *path_stem(const char *path);
+
 #endif

@@ -8,6 +8,7 @@
  *
  * Section numbers (§) refer to pep-format.md.  Every message is one of its
  * §13 texts where §13 has one. */
+#include "readfile.h"
 #include "input/input.h"
 
 #include <errno.h>
@@ -520,25 +521,11 @@ static int create_node(reader *r, const nodes *ns, const pep_node *nd)
     return node_status(r, ns, nd, rc);
 }
 
-/* "dir/elevator.ll_net" -> "elevator". */
-static char *net_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (n > 7 && strcmp(base + n - 7, ".ll_net") == 0)
-        n -= 7;
-    else if (dot && dot != base)
-        n = (size_t)(dot - base);
-    return strndup(base, n);
-}
-
 static int build_net(reader *r)
 {
     if (sort_nodes(r, &r->places) < 0 || sort_nodes(r, &r->transitions) < 0)
         return -1;
-    char *name = net_name(r->path);
+    char *name = path_stem(r->path);
     r->net = name ? nc_create_net(name, r->path) : NULL;
     free(name);
     if (!r->net)

@@ -26,6 +26,7 @@
  *  - cgraph's parser and messages are global state: the error function is
  *    installed only while parsing, and the lexer is always left at the end
  *    of the file or after an error, so that the next file starts clean. */
+#include "readfile.h"
 #include "input/input.h"
 #include "input/rers.h"
 
@@ -812,17 +813,9 @@ static size_t step_attrs(const net_t *net, const nc_count *before, const nc_coun
     return 1;
 }
 
-static char *net_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
-}
-
 static int build(reader *r)
 {
-    char *name = net_name(r->path);
+    char *name = path_stem(r->path);
     rers_model *m = r->m = calloc(1, sizeof *m);
     r->net = name && m ? nc_create_net(name, r->path) : NULL;
     free(name);

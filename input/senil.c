@@ -8,6 +8,7 @@
  * @partition lines may name places introduced further down, so they are
  * kept with their line numbers and resolved at the end.  Every error is
  * one of §5.5's, as "FILE:LINE: message", and stops the reading. */
+#include "readfile.h"
 #include "input/input.h"
 
 #include <ctype.h>
@@ -470,15 +471,6 @@ static void warnings(const reader *r)
     }
 }
 
-/* The net is named after the file, without folders and suffix. */
-static char *net_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
-}
-
 net_t *senil_read(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -487,7 +479,7 @@ net_t *senil_read(const char *path)
         return NULL;
     }
     reader *r = calloc(1, sizeof *r);
-    char *name = net_name(path);
+    char *name = path_stem(path);
     net_t *net = r && name ? nc_create_net(name, path) : NULL;
     free(name);
     if (!net) {

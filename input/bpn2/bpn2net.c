@@ -12,6 +12,7 @@
  * Values: one place x=v per value (CFA's layout idea, cfa-format.md §5),
  * channel slots c[i]=empty / c[i]=v, and one net transition per satisfying
  * assignment of an action, found with CFA's evaluator. */
+#include "readfile.h"
 #include "input/bpn2/bpn2.h"
 
 #include <inttypes.h>
@@ -869,15 +870,6 @@ static int entry_places(builder *b)
     return 0;
 }
 
-static char *net_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    return strndup(base, len);
-}
-
 static void free_program(void *g)
 {
     bp_program_free(g);
@@ -886,7 +878,7 @@ static void free_program(void *g)
 net_t *bp_build_net(bp_program *g)
 {
     builder b = {.g = g};
-    char *name = net_name(g->file);
+    char *name = path_stem(g->file);
     b.net = name ? nc_create_net(name, g->file) : NULL;
     free(name);
     b.pre = calloc(g->ndecls + 1, sizeof *b.pre);

@@ -6,6 +6,7 @@
  * Sizes are computed before anything is built, so that a model whose
  * expansion is absurd is refused with its size instead of exhausting
  * memory. */
+#include "readfile.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -515,15 +516,6 @@ static int record_origins(cfa_model *m, net_t *net)
     return 0;
 }
 
-static char *net_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    return strndup(base, len);
-}
-
 static void free_model(void *m)
 {
     cfa_model_free(m);
@@ -535,7 +527,7 @@ net_t *cfa_build_net(cfa_model *m)
         cfa_model_free(m);
         return NULL;
     }
-    char *name = net_name(m->file);
+    char *name = path_stem(m->file);
     net_t *net = name ? nc_create_net(name, m->file) : NULL;
     free(name);
     if (!net) {
