@@ -26,6 +26,8 @@
 #define VIA_NONE UINT32_MAX
 #define VIA_STUTTER (UINT32_MAX - 1)
 #define ONLY_NONE UINT32_MAX
+#define POR_SAMPLE 1000
+#define POR_MIN_SHARE 0.05
 #define CLOCK_EVERY 4096u
 #define MAX_AUTOMATON_STATES 100000
 
@@ -68,6 +70,10 @@ typedef struct product {
     stubborn_t *sb;
     uint8_t *visible;
     uint32_t *enabled;
+    /* a reduction that rarely applies only costs: judged after
+     * POR_SAMPLE tries, dropped below POR_MIN_SHARE (sound: a fully
+     * expanded state keeps what a reduced one would) */
+    uint64_t por_tries, por_hits;
     size_t bytes, budget;
     uint64_t max_states;    /* -m: 0 none */
     double deadline;
@@ -196,8 +202,13 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
             if (cn_enabled(cn, P->m, t))
                 P->enabled[nen++] = t;
         f->dead = nen == 0;
-        if (nen > 1)
+        if (nen > 1) {
             f->only = stubborn_single(P->sb, P->m, P->enabled, nen, P->visible);
+            P->por_hits += f->only != ONLY_NONE;
+            if (++P->por_tries == POR_SAMPLE &&
+                (double)P->por_hits < POR_MIN_SHARE * (double)P->por_tries)
+                P->sb = NULL;   /* freed at the end through por_sb */
+        }
     }
     int reduced = f->only != ONLY_NONE && !f->full;
     for (; f->edge < s->nedges; f->edge++, f->t = 0, f->cond = -1) {
@@ -559,12 +570,12 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     P.dplace = calloc(maxeff + 1, sizeof *P.dplace);
     P.ddelta = calloc(maxeff + 1, sizeof *P.ddelta);
     int r = -1;
+    stubborn_t *por_sb = NULL;
     if (opt->partial_order && mode == LTL_STUTTER) {
         P.visible = calloc(cn->ntransitions + 1, 1);
         P.enabled = calloc(cn->ntransitions + 1, sizeof *P.enabled);
-        if (P.visible && P.enabled && visible_transitions(cn, formula, P.visible) == 0 &&
-            (P.sb = stubborn_new(cn)) != NULL)
-            result_add_technique(res, "STUBBORN_SETS");
+        if (P.visible && P.enabled && visible_transitions(cn, formula, P.visible) == 0)
+            P.sb = por_sb = stubborn_new(cn);
     }
     if (tree_has_action(formula) && mark_per_step(&P) < 0)
         P.gave_up = "memory budget exhausted";
@@ -584,7 +595,9 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         for (uint32_t q = 0; q < a->nstates; q++)
             free(P.per_step[q]);
     free(P.per_step);
-    stubborn_free(P.sb);
+    if (P.por_hits)
+        result_add_technique(res, "STUBBORN_SETS");   /* some markings were reduced */
+    stubborn_free(por_sb);
     free(P.visible);
     free(P.enabled);
     free(P.refs);
