@@ -18,9 +18,9 @@
  * unfinished search, decided nothing on the sample: not worth the time.)
  *
  * On the unfolding of a colored net the properties are about the colored
- * places and transitions (the contest's oracles say so: a colored place
- * holding two tokens of different colors is not one-safe, a colored
- * transition is quasi-live when one of its bindings is): each is a class
+ * places and transitions, as the contest's expected answers read them: a
+ * colored place holding two tokens of different colors is not one-safe, a
+ * colored transition is quasi-live when one of its bindings is.  Each is a class
  * of unfolded copies, and counts, firings and changes are taken per class.
  * On a P/T net every node is its own class. */
 #include "checkers/explore.h"
