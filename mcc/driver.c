@@ -213,7 +213,7 @@ static void print_usage(FILE *out)
                  "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n"
                  "  -v: what each technique decided, on standard error.\n"
                  "  --por=off: no partial-order reduction (stubborn sets) in the searches\n"
-                 "    for deadlocks, reachability and bounds; on by default.\n"
+                 "    for deadlocks, reachability and LTL; on by default.\n"
                  "  --xml FILE: the answers also as verdict XML (propertiesverdict), with\n"
                  "    the run that shows each reachable property found by search.\n");
 }
