@@ -15,17 +15,14 @@
  * tree.  It is untrusted all the same: no network, no DTD loading, no
  * entity substitution, and a file that declares entities is refused before
  * libxml2 sees it, so that no entity is ever expanded. */
+#include "readfile.h"
 #include "pnml-colored.h"
 #include "pnml-internal.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -1254,48 +1251,6 @@ static void on_xml_error(void *ctx, xml_error e)
         R->xmlerr.msg[--n] = '\0';
 }
 
-static void silent(void *ctx, const char *msg, ...)
-{
-    (void)ctx;
-    (void)msg;
-}
-
-/* The whole file, NUL-terminated; NULL after a message. */
-static char *slurp(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        nc_error(path, 0, "cannot open: %s", strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE_BYTES) {
-        nc_error(path, 0, S_ISREG(st.st_mode) ? "colored net larger than %u MB: refused"
-                                              : "not a regular file", MAX_FILE_BYTES >> 20);
-        close(fd);
-        return NULL;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    size_t got = 0;
-    while (buf && got < (size_t)st.st_size) {
-        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    close(fd);
-    if (!buf || got != (size_t)st.st_size) {
-        nc_error(path, 0, buf ? "cannot read" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[got] = '\0';
-    *len = got;
-    return buf;
-}
-
 /* Entity declarations have no use in PNML and are how entity bombs work. */
 static int refuse_entities(const char *path, const char *buf, size_t len)
 {
@@ -1347,7 +1302,7 @@ static pc_net *read_doc(reader *R, xmlDoc *doc)
 pc_net *pc_read(const char *path)
 {
     size_t len = 0;
-    char *buf = slurp(path, &len);
+    char *buf = read_file(path, MAX_FILE_BYTES, &len);
     if (!buf)
         return NULL;
     if (refuse_entities(path, buf, len) < 0) {
@@ -1359,19 +1314,13 @@ pc_net *pc_read(const char *path)
     R.file = path;
     R.dot = -1;
 
-    xmlInitParser();
-    xmlGenericErrorFunc old_generic = xmlGenericError;
-    void *old_generic_ctx = xmlGenericErrorContext;
-    xmlStructuredErrorFunc old_structured = xmlStructuredError;
-    void *old_structured_ctx = xmlStructuredErrorContext;
-    xmlSetGenericErrorFunc(NULL, silent);
-    xmlSetStructuredErrorFunc(&R, on_xml_error);
+    pn_xml_quiet quiet;
+    pn_xml_quiet_begin(&quiet, &R, on_xml_error);
     /* BIG_LINES: messages name lines past 65535 correctly */
     xmlDoc *doc = xmlReadMemory(buf, (int)len, path, NULL,
                                 XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT |
                                     XML_PARSE_BIG_LINES);
-    xmlSetGenericErrorFunc(old_generic_ctx, old_generic);
-    xmlSetStructuredErrorFunc(old_structured_ctx, old_structured);
+    pn_xml_quiet_end(&quiet);
     free(buf);
 
     if (!doc || R.xmlerr.seen) {

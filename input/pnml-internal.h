@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include "netconv.h"
 
+#include <libxml/xmlerror.h>
+
 /* Strings referred to by offset, because the buffer moves when it grows.
  * Each string is stored with two terminating NULs so that a list of
  * whitespace-separated ids can be split in place (pn_split). */
@@ -49,6 +51,18 @@ void pn_nupn_free(pn_nupn *nu);
 /* A symmetric net (input/pnml-colored.c), unfolded into a P/T net
  * (input/pnml-unfold.c).  NULL after nc_error. */
 net_t *pn_read_colored(const char *path);
+
+/* libxml2 also reports some errors (I/O, memory) outside a reader's own
+ * handler, through its global handlers: while a file is read they are
+ * replaced (structured errors to handler, generic ones nowhere) and then
+ * put back. */
+typedef struct pn_xml_quiet {
+    void *generic_ctx, *structured_ctx;
+    xmlGenericErrorFunc generic;
+    xmlStructuredErrorFunc structured;
+} pn_xml_quiet;
+void pn_xml_quiet_begin(pn_xml_quiet *q, void *ctx, xmlStructuredErrorFunc handler);
+void pn_xml_quiet_end(const pn_xml_quiet *q);
 
 /* A short, single-line rendering of untrusted text for a message. */
 const char *pn_show(const char *s, char *buf, size_t size);

@@ -2,6 +2,8 @@
  * safe rendering of untrusted text for one-line messages. */
 #include "pnml-internal.h"
 
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,4 +83,27 @@ const char *pn_show(const char *s, char *buf, size_t size)
     }
     buf[j] = '\0';
     return buf;
+}
+
+static void silent(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+void pn_xml_quiet_begin(pn_xml_quiet *q, void *ctx, xmlStructuredErrorFunc handler)
+{
+    xmlInitParser();
+    q->generic = xmlGenericError;
+    q->generic_ctx = xmlGenericErrorContext;
+    q->structured = xmlStructuredError;
+    q->structured_ctx = xmlStructuredErrorContext;
+    xmlSetGenericErrorFunc(NULL, silent);
+    xmlSetStructuredErrorFunc(ctx, handler);
+}
+
+void pn_xml_quiet_end(const pn_xml_quiet *q)
+{
+    xmlSetGenericErrorFunc(q->generic_ctx, q->generic);
+    xmlSetStructuredErrorFunc(q->structured_ctx, q->structured);
 }

@@ -216,12 +216,6 @@ static void on_xml_error(void *ctx, xml_error e)
         R->xmlerr.msg[--n] = '\0';
 }
 
-static void silent(void *ctx, const char *msg, ...)
-{
-    (void)ctx;
-    (void)msg;
-}
-
 /* ------------------------------------------------------------------ */
 /* attributes: copied at once, since a value may live in a buffer the
  * reader reuses */
@@ -855,15 +849,8 @@ net_t *pnml_read(const char *path)
     R.fd = fd;
     R.last_t = -1;
 
-    xmlInitParser();
-    /* libxml2 also reports some errors (I/O, memory) outside the reader's
-     * handler: silence them for the duration of the read */
-    xmlGenericErrorFunc old_generic = xmlGenericError;
-    void *old_generic_ctx = xmlGenericErrorContext;
-    xmlStructuredErrorFunc old_structured = xmlStructuredError;
-    void *old_structured_ctx = xmlStructuredErrorContext;
-    xmlSetGenericErrorFunc(NULL, silent);
-    xmlSetStructuredErrorFunc(&R, on_xml_error);
+    pn_xml_quiet quiet;
+    pn_xml_quiet_begin(&quiet, &R, on_xml_error);
 
     /* NOBLANKS and COMPACT: fewer and smaller nodes for the reader to
      * build and free; white space in a <text> is kept (it has no element
@@ -879,8 +866,7 @@ net_t *pnml_read(const char *path)
         xmlFreeTextReader(R.xr);
     }
 
-    xmlSetGenericErrorFunc(old_generic_ctx, old_generic);
-    xmlSetStructuredErrorFunc(old_structured_ctx, old_structured);
+    pn_xml_quiet_end(&quiet);
     close(fd);
     reader_free(&R);
     if (R.colored && !R.failed) {
