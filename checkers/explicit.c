@@ -39,11 +39,8 @@ static uint32_t reduce_for_goal(void *ctx, const nc_count *m, const uint32_t *en
 {
     goal *g = ctx;
     stubborn_seed_clear(g->sb);
-    if (goal_seed(g->sb, g->cn, g->formula, m, 1) < 0) {
-        for (uint32_t i = 0; i < nen; i++)
-            out[i] = enabled[i];
-        return nen;
-    }
+    if (goal_seed(g->sb, g->cn, g->formula, m, 1) < 0)
+        return stubborn_fire_all(enabled, nen, out);
     return stubborn_from_seed(g->sb, m, enabled, nen, out);
 }
 

@@ -188,7 +188,7 @@ static uint32_t close_from(stubborn_t *sb, const nc_count *m, uint32_t t, uint32
     return close_set(sb, m, limit);
 }
 
-static uint32_t fire_all(const uint32_t *enabled, uint32_t nen, uint32_t *out)
+uint32_t stubborn_fire_all(const uint32_t *enabled, uint32_t nen, uint32_t *out)
 {
     for (uint32_t i = 0; i < nen; i++)
         out[i] = enabled[i];
@@ -208,7 +208,7 @@ uint32_t stubborn_deadlock(stubborn_t *sb, const nc_count *m, const uint32_t *en
         if (n < best)
             best = collect(sb, enabled, nen, out);
     }
-    return best < nen ? best : fire_all(enabled, nen, out);
+    return best < nen ? best : stubborn_fire_all(enabled, nen, out);
 }
 
 uint32_t stubborn_single(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
@@ -276,6 +276,6 @@ uint32_t stubborn_from_seed(stubborn_t *sb, const nc_count *m, const uint32_t *e
     for (uint32_t i = 0; i < sb->nseed; i++)
         add(sb, sb->seed[i]);
     if (close_set(sb, m, UINT32_MAX) == GAVE_UP)
-        return fire_all(enabled, nen, out);
+        return stubborn_fire_all(enabled, nen, out);
     return collect(sb, enabled, nen, out);
 }

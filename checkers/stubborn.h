@@ -42,6 +42,10 @@ uint32_t stubborn_deadlock(stubborn_t *sb, const nc_count *m, const uint32_t *en
 uint32_t stubborn_single(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
                          uint32_t nen, const uint8_t *visible);
 
+/* No reduction: all of enabled[0..nen) to out, nen returned (for a
+ * reducer that cannot build its seed). */
+uint32_t stubborn_fire_all(const uint32_t *enabled, uint32_t nen, uint32_t *out);
+
 /* Seeds for stubborn_from_seed: start a new seed, then add transitions. */
 void stubborn_seed_clear(stubborn_t *sb);
 void stubborn_seed_add(stubborn_t *sb, uint32_t t);

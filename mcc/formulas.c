@@ -99,11 +99,8 @@ static uint32_t reduce_for_queries(void *ctx, const nc_count *m, const uint32_t 
     sweep *s = ctx;
     stubborn_seed_clear(s->sb);
     for (size_t i = 0; i < s->nopen; i++)
-        if (!s->open[i]->decided && seed_query(s, s->open[i], m) < 0) {
-            for (uint32_t k = 0; k < nen; k++)
-                out[k] = enabled[k];
-            return nen;
-        }
+        if (!s->open[i]->decided && seed_query(s, s->open[i], m) < 0)
+            return stubborn_fire_all(enabled, nen, out);
     return stubborn_from_seed(s->sb, m, enabled, nen, out);
 }
 
