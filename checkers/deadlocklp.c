@@ -17,7 +17,10 @@ static void need_bounds(const cnet_t *cn, const uint8_t *gainable, uint64_t *b, 
     uint8_t *needed = calloc((size_t)cn->nplaces + 1, 1);
     uint32_t todo = 0;
     for (uint32_t i = 0; needed && i < cn->need_start[cn->ntransitions]; i++)
-        todo += !needed[cn->need_place[i]]++;
+        if (!needed[cn->need_place[i]]) {
+            needed[cn->need_place[i]] = 1;
+            todo++;
+        }
     for (uint32_t p = 0; p < cn->nplaces; p++) {
         b[p] = UINT64_MAX;
         if (!needed || !needed[p])
