@@ -28,7 +28,7 @@ LSRC := $(wildcard formula/*.l input/*.l input/*/*.l)
 YGEN := $(YSRC:.y=.tab.c)
 LGEN := $(LSRC:.l=.lex.c)
 CSRC := $(filter-out main.c, $(wildcard *.c input/*.c input/*/*.c formula/*.c \
-          checkers/*.c checkers/*/*.c verdicts/*.c mcc/*.c plugin/*.c writers/*.c))
+          checkers/*.c checkers/*/*.c verdicts/*.c mcc/*.c plugin/*.c writers/*.c reduce/*.c))
 CSRC := $(filter-out %.tab.c %.lex.c, $(CSRC))
 LIBOBJ := $(CSRC:.c=.o) $(YGEN:.c=.o) $(LGEN:.c=.o)
 TESTSRC := $(wildcard tests/unit/test_*.c)
@@ -181,7 +181,7 @@ FUZZ_TARGETS ?= cfa pnml pnml_colored pep senil apnn bpn2 rers formula mccxml ve
 FUZZ_SAN = -fsanitize=address,undefined
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -I. -Iformula \
               $(XML_CFLAGS) $(CGRAPH_CFLAGS) -g -O1 $(FUZZ_SAN) \
-              -DCFA_MAX_CHOICES=200000u -DCFA_MAX_NET_TRANSITIONS=100000u -DCFA_MAX_PLACES=20000u \
+              -DCFA_MAX_CHOICES=20000u -DCFA_MAX_NET_TRANSITIONS=10000u -DCFA_MAX_PLACES=5000u \
               -DRERS_MAX_TRANSITIONS=100000u -DRERS_MAX_ARCS=1000000u \
               -DPC_MAX_PLACES=100000u -DPC_MAX_TRANSITIONS=100000u -DPC_MAX_ARCS=1000000u \
               -DPC_MAX_BINDINGS=1000000ull \
@@ -211,15 +211,20 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_DIR)/libmc
 # keeps what earlier runs found and gets the seeds added again.  The three
 # XML readers share xml.dict, RERS uses dot.dict, the others TARGET.dict.
 # Findings land in build-fuzz/artifacts/TARGET/; a failing target does not
-# stop the others, but fails the run at the end.
+# stop the others, but fails the run at the end.  rers runs without
+# libFuzzer's per-input leak check: cgraph's lexer frees some buffers of one
+# input during the next, so the malloc and free counts of many inputs differ
+# and each would cost a whole-heap LeakSanitizer scan (10x slower).  A leak
+# of the reader still shows in LeakSanitizer's check at exit.
 fuzz: fuzz-build
 	@fail=; for t in $(FUZZ_TARGETS); do \
 	  c=$(FUZZ_DIR)/corpus/$$t; a=$(FUZZ_DIR)/artifacts/$$t; log=$(FUZZ_DIR)/log/$$t.log; \
 	  mkdir -p $$c $$a $(FUZZ_DIR)/log && cp tests/fuzz/seeds/$$t/* $$c/ || exit 1; \
 	  case $$t in pnml|pnml_colored|mccxml|verdicts) dict=xml;; rers) dict=dot;; *) dict=$$t;; esac; \
 	  [ -f tests/fuzz/$$dict.dict ] && dict=-dict=tests/fuzz/$$dict.dict || dict=; \
+	  case $$t in rers) leaks=-detect_leaks=0;; *) leaks=;; esac; \
 	  echo "fuzz_$$t: $(FUZZ_RUNS) runs, log $$log"; \
-	  if $(FUZZ_DIR)/fuzz_$$t -runs=$(FUZZ_RUNS) $(FUZZ_FLAGS) -print_final_stats=1 \
+	  if $(FUZZ_DIR)/fuzz_$$t -runs=$(FUZZ_RUNS) $(FUZZ_FLAGS) $$leaks -print_final_stats=1 \
 	       $$dict -artifact_prefix=$$a/ $$c >$$log 2>&1; then \
 	    grep -E '^(Done|stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb))' $$log | \
 	      sed 's/^/  /'; \

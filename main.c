@@ -54,6 +54,11 @@ static const checker_type checkers[] = {
      "every reachable goal and (LTL without X) every stutter-equivalent run is kept; "
      "witnesses are runs, not always shortest",
      "any place/transition net; gains most on concurrent models"},
+    {"reduce", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), reduced_accepts, reduced_run,
+     "structural reduction for the question (dead and duplicate transitions, constant and "
+     "parallel places, free sequences agglomerated), then explicit search on the smaller net; "
+     "witnesses are expanded back into runs of the model",
+     "any place/transition net; gains most on nets with sequential chains"},
 };
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 
@@ -161,7 +166,8 @@ static void print_help(FILE *out)
         "usage: mck check [OPTIONS] [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY]\n"
         "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
         "       mck info [-t LANG] [-v] MODEL\n"
-        "       mck mcc [-v] [--por=on|off] [--xml FILE] [EXAMINATION [DIR]]   (Model Checking Contest mode)\n"
+        "       mck mcc [-v] [--por=on|off] [--reduce=on|off] [--xml FILE] [EXAMINATION [DIR]]\n"
+        "                                                    (Model Checking Contest mode)\n"
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] [-v] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"
         "       mck export --promela [-t LANG] [-o FILE.pml] [-v] MODEL [PROPERTIES]   (for SPIN)\n"

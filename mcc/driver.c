@@ -206,7 +206,8 @@ static int run_exam(mcc_run *r, family fam)
 
 static void print_usage(FILE *out)
 {
-    fprintf(out, "usage: mck mcc [-v] [--por=on|off] [--xml FILE] [EXAMINATION [DIR]]\n"
+    fprintf(out, "usage: mck mcc [-v] [--por=on|off] [--reduce=on|off] [--xml FILE] "
+                 "[EXAMINATION [DIR]]\n"
                  "  Answers a Model Checking Contest examination on DIR/model.pnml (and\n"
                  "  DIR/EXAMINATION.xml) with the contest's answer lines on standard output.\n"
                  "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
@@ -214,6 +215,8 @@ static void print_usage(FILE *out)
                  "  -v: what each technique decided, on standard error.\n"
                  "  --por=off: no partial-order reduction (stubborn sets) in the searches\n"
                  "    for deadlocks, reachability and LTL; on by default.\n"
+                 "  --reduce=off: no structural reduction of the net before the searches\n"
+                 "    for deadlocks, reachability and bounds; on by default.\n"
                  "  --xml FILE: the answers also as verdict XML (propertiesverdict), with\n"
                  "    the run that shows each reachable property found by search.\n");
 }
@@ -241,6 +244,8 @@ int mcc_main(int argc, char **argv, volatile int *interrupted)
             r.verbose++;
         } else if (!strcmp(argv[i], "--por=off") || !strcmp(argv[i], "--por=on")) {
             r.no_por = !strcmp(argv[i], "--por=off");
+        } else if (!strcmp(argv[i], "--reduce=off") || !strcmp(argv[i], "--reduce=on")) {
+            r.no_reduce = !strcmp(argv[i], "--reduce=off");
         } else if (!strcmp(argv[i], "--xml")) {
             if (++i == argc)
                 return usage("%s", "--xml needs a file name");

@@ -10,9 +10,11 @@
 #include "checkers/stateeval.h"
 #include "checkers/stubborn.h"
 #include "mcc/prepass.h"
+#include "mcc/reduced.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Share of the remaining time the pre-pass may use. */
 #define PREPASS_SHARE 0.3
@@ -27,20 +29,33 @@ typedef struct sweep {
     int keep_runs;       /* the exploration keeps parents for runs */
     stubborn_t *sb;      /* the reduction, unless --por=off */
     const char *words;   /* the techniques its answers name */
+    const mcc_reduced *red;   /* the structural reduction searched, or empty */
 } sweep;
+
+/* The techniques behind an answer found now: stubborn sets only while
+ * the exploration still reduces (it drops a reducer that keeps nearly
+ * everything). */
+static const char *words_now(const sweep *s)
+{
+    return explore_reducing(s->ex) ? s->words : s->red->red ? "EXPLICIT " TECH_REDUCTION
+                                                            : "EXPLICIT";
+}
 
 /* The current marking decides q: settled with the run that reaches it. */
 static void found(sweep *s, mcc_query *q, int value)
 {
     mcc_evidence ev = {value ? RUN_WITNESS : RUN_COUNTEREXAMPLE, NULL, 0, RESULT_NO_LOOP};
-    uint32_t *run = NULL;
-    if (s->keep_runs && explore_run(s->ex, s->ref, &run, &ev.len) == 0)
+    uint32_t *run = NULL, *mapped = NULL;
+    if (s->keep_runs && explore_run(s->ex, s->ref, &run, &ev.len) == 0) {
         ev.run = run;
-    else if (s->keep_runs)
+        if (mcc_reduced_run(s->red, &ev, &mapped) < 0)
+            ev.run = NULL;
+    }
+    if (s->keep_runs && !ev.run)
         fprintf(stderr, "mck mcc: %s: no memory for its run\n", q->id);
-    mcc_query_settle_shown(q, value, explore_reducing(s->ex) ? s->words : "EXPLICIT",
-                           run ? &ev : NULL);
+    mcc_query_settle_shown(q, value, words_now(s), ev.run ? &ev : NULL);
     free(run);
+    free(mapped);
 }
 
 static void look(sweep *s, mcc_query *q)
@@ -49,7 +64,7 @@ static void look(sweep *s, mcc_query *q)
         mcc_u128 sum = 0;
         for (uint32_t i = 0; i < q->formula->n; i++)
             sum += s->m[q->formula->items[i]];
-        mcc_query_lower(q, sum, explore_reducing(s->ex) ? s->words : "EXPLICIT");
+        mcc_query_lower(q, sum, words_now(s));
         return;
     }
     int v = cn_state_holds(s->cn, q->formula->l, s->m);
@@ -120,28 +135,80 @@ static void exhausted(mcc_query *q, const char *words)
         mcc_query_settle(q, q->formula->op == T_AG, words);
 }
 
+/* The structural reduction for the open queries (mcc/reduced.h); their
+ * formulas are then renamed into the reduced net, the originals kept in
+ * saved[] for restore_formulas. */
+static int reduce_for(const mcc_run *r, mcc_query **open, size_t n, mcc_reduced *red,
+                      const tree_t **saved)
+{
+    const tree_t **goals = malloc((n ? n : 1) * sizeof *goals);
+    int *negated = malloc((n ? n : 1) * sizeof *negated);
+    int reduced = 0;
+    if (goals && negated) {
+        for (size_t i = 0; i < n; i++) {
+            const tree_t *f = open[i]->formula;
+            goals[i] = open[i]->cls == MCC_BOUND ? f : f->l;
+            negated[i] = open[i]->cls != MCC_BOUND && f->op == T_AG;
+        }
+        reduced = mcc_reduce(r, goals, negated, n, red);
+    }
+    free(goals);
+    free(negated);
+    for (size_t i = 0; reduced && i < n; i++) {
+        tree_t *f = reduce_formula(red->red, open[i]->formula);
+        if (!f) {
+            while (i-- > 0) {
+                tree_free((tree_t *)open[i]->formula);
+                open[i]->formula = saved[i];
+            }
+            mcc_reduced_free(red);
+            return 0;
+        }
+        saved[i] = open[i]->formula;
+        open[i]->formula = f;
+    }
+    return reduced;
+}
+
+static void restore_formulas(mcc_query **open, size_t n, const tree_t **saved)
+{
+    for (size_t i = 0; i < n; i++) {
+        tree_free((tree_t *)open[i]->formula);
+        open[i]->formula = saved[i];
+    }
+}
+
 static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
 {
     check_options opt;
     mcc_search_options(r, 0, &opt);
     int keep_runs = mcc_xml_active();
-    explore_t *ex = explore_new(r->cn, &opt, keep_runs);
+    mcc_reduced red;
+    const tree_t **saved = malloc((n ? n : 1) * sizeof *saved);
+    int reduced = saved && reduce_for(r, open, n, &red, saved);
+    if (!reduced)
+        memset(&red, 0, sizeof red);
+    const cnet_t *cn = reduced ? red.cn : r->cn;
+    explore_t *ex = explore_new(cn, &opt, keep_runs);
     if (!ex) {
         fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", r->exam);
+        if (reduced)
+            restore_formulas(open, n, saved);
+        mcc_reduced_free(&red);
+        free(saved);
         return;
     }
-    sweep s = {r->cn, open, n, NULL, ex, 0, keep_runs, NULL, NULL};
-    const char *words = "EXPLICIT";
-    if (!r->no_por && reducible(open, n) && (s.sb = stubborn_new(r->cn)) &&
-        explore_set_reducer(ex, reduce_for_queries, &s) == 0)
-        words = "EXPLICIT STUBBORN_SETS";
-    s.words = words;
+    sweep s = {cn, open, n, NULL, ex, 0, keep_runs, NULL, NULL, &red};
+    int por = !r->no_por && reducible(open, n) && (s.sb = stubborn_new(cn)) &&
+              explore_set_reducer(ex, reduce_for_queries, &s) == 0;
+    s.words = reduced ? (por ? "EXPLICIT STUBBORN_SETS " TECH_REDUCTION
+                             : "EXPLICIT " TECH_REDUCTION)
+                      : (por ? "EXPLICIT STUBBORN_SETS" : "EXPLICIT");
     explore_visitor v = {on_state, NULL, NULL, r->exam};
     result_t res;
     result_init(&res);
     explore_status st = explore_bfs(ex, &v, &s, &res);
-    if (!explore_reducing(ex))
-        words = "EXPLICIT";
+    const char *words = words_now(&s);
     explore_free(ex);
     stubborn_free(s.sb);
     if (st == EXPLORE_DONE)
@@ -154,6 +221,10 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
             mcc_xml_unknown(s.open[i]->id, res.reason);
     }
     result_clear(&res);
+    if (reduced)
+        restore_formulas(open, n, saved);
+    mcc_reduced_free(&red);
+    free(saved);
 }
 
 /* Only the shapes the exploration can judge become queries; anything else

@@ -26,6 +26,7 @@
 #include "checkers/explore.h"
 #include "checkers/graph.h"
 #include "checkers/stubborn.h"
+#include "mcc/reduced.h"
 #include "checkers/walk.h"
 #include "mcc/internal.h"
 
@@ -382,29 +383,43 @@ static int explore_for(const mcc_run *r, watch *w)
         fprintf(stderr, "mck mcc: Liveness: no room for the graph; only FALSE can be shown\n");
     /* a deadlock or an unsafe marking is shown by the run to it */
     int keep_runs = mcc_xml_active() && (w->q != G_QUASI && w->q != G_STABLE);
-    explore_t *ex = explore_new(r->cn, &opt, keep_runs);
+    /* Deadlocks survive the structural reduction (reduce/reduce.h); the
+     * other four questions are about every transition of the net. */
+    mcc_reduced red;
+    const tree_t *no_formula = NULL;
+    int positive = 0;
+    int reduced = w->q == G_DEADLOCK && mcc_reduce(r, &no_formula, &positive, 1, &red);
+    if (!reduced)
+        memset(&red, 0, sizeof red);
+    const cnet_t *cn = reduced ? red.cn : r->cn;
+    explore_t *ex = explore_new(cn, &opt, keep_runs);
     if (!ex) {
         fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", names[w->q]);
+        mcc_reduced_free(&red);
         return 0;
     }
     w->store = explore_store(ex);
-    w->tech = TECH_EXPLICIT;
-    if (w->q == G_DEADLOCK && !r->no_por && (w->sb = stubborn_new(r->cn)) &&
-        explore_set_reducer(ex, reduce_for_deadlock, w) == 0)
-        w->tech = TECH_STUBBORN;
+    int por = w->q == G_DEADLOCK && !r->no_por && (w->sb = stubborn_new(cn)) &&
+              explore_set_reducer(ex, reduce_for_deadlock, w) == 0;
+    static const char *const techs[2][2] = {
+        {TECH_EXPLICIT, TECH_STUBBORN},
+        {TECH_EXPLICIT " " TECH_REDUCTION, TECH_STUBBORN " " TECH_REDUCTION}};
+    w->tech = techs[reduced][por];
     explore_visitor v = {on_state, on_edge, on_expanded, names[w->q]};
     result_t res;
     result_init(&res);
     explore_status st = explore_bfs(ex, &v, w, &res);
     if (!explore_reducing(ex))
-        w->tech = TECH_EXPLICIT;
-    uint32_t *run = NULL;
+        w->tech = techs[reduced][0];
+    uint32_t *run = NULL, *mapped = NULL;
     mcc_evidence ev = {w->q == G_DEADLOCK ? RUN_WITNESS : RUN_COUNTEREXAMPLE, NULL, 0,
                        RESULT_NO_LOOP};
     if (keep_runs && st == EXPLORE_STOPPED && explore_run(ex, w->stop_ref, &run, &ev.len) == 0) {
         ev.run = run;
         if (w->deadlock)
             ev.loop_start = ev.len;
+        if (mcc_reduced_run(&red, &ev, &mapped) < 0)
+            ev.run = NULL;
     }
     explore_free(ex);
     stubborn_free(w->sb);
@@ -416,8 +431,10 @@ static int explore_for(const mcc_run *r, watch *w)
         mcc_xml_unknown(names[w->q], res.reason);
     }
     result_clear(&res);
-    int printed = conclude(r, w, st, run ? &ev : NULL);
+    int printed = conclude(r, w, st, ev.run ? &ev : NULL);
     free(run);
+    free(mapped);
+    mcc_reduced_free(&red);
     return printed;
 }
 

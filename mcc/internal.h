@@ -48,6 +48,7 @@ typedef struct mcc_run {
     volatile int *interrupted;
     int verbose;
     int no_por;            /* --por=off: searches fire every enabled transition */
+    int no_reduce;         /* --reduce=off: searches run on the net as given */
 } mcc_run;
 
 double mcc_now(void);                           /* monotonic seconds */

@@ -1,0 +1,49 @@
+/* The "reduce" checker: the net made smaller by structural reduction for
+ * the question at hand (reduce/reduce.h), then the explicit search on it;
+ * its witness is expanded back into a run of the net the user gave. */
+#include "checkers.h"
+#include "reduce/reduce.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int reduced_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
+{
+    if (kind == KIND_DL || kind == KIND_REACH)
+        return explicit_accepts(t, kind, why, whylen);
+    snprintf(why, whylen, "reduce checker: dl and reach only (the reductions keep "
+             "reachability, not branching time or runs)");
+    return 0;
+}
+
+void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                 const check_options *opt, result_t *res)
+{
+    reduce_observed obs;
+    reduction *r = NULL;
+    tree_t *rf = NULL;
+    const cnet_t *rc = NULL;
+    if (reduce_observe(cn, formula, &obs) < 0 || !(r = reduce_build(cn, &obs)) ||
+        !(rc = nc_compile(reduce_net(r))) || (formula && !(rf = reduce_formula(r, formula)))) {
+        result_unknown(res, "out of memory while reducing the net");
+        goto out;
+    }
+    explicit_run(rc, rf, kind, opt, res);
+    result_add_technique(res, "STRUCTURAL_REDUCTION");
+    if (res->run_len || res->role != RUN_NONE) {
+        uint32_t *run = NULL;
+        size_t len, loop = res->loop_start;
+        if (reduce_map_run(r, res->run, res->run_len, &run, &len,
+                           loop == RESULT_NO_LOOP ? NULL : &loop) < 0 ||
+            result_set_run(res, res->role, run, len, loop) < 0) {
+            free(run);
+            result_unknown(res, "out of memory while mapping the run back");
+            goto out;
+        }
+        free(run);
+    }
+out:
+    tree_free(rf);
+    reduce_free(r);
+    reduce_observed_free(&obs);
+}

@@ -1,0 +1,56 @@
+/* The working net of the reduction (reduce/reduce.c builds it from the
+ * compiled net, reduce/rules.c rewrites it): each transition as its
+ * needs and effects per place, sorted by place, and the original
+ * transitions it stands for, fired in order.  Private to reduce/. */
+#ifndef MCK_REDUCE_WORK_H
+#define MCK_REDUCE_WORK_H
+
+#include "reduce.h"
+
+typedef struct rw_entry {
+    uint32_t place;
+    nc_count need;    /* M(place) >= need to fire */
+    int64_t eff;      /* M(place) += eff when fired */
+} rw_entry;
+
+typedef struct rw_trans {
+    rw_entry *e;
+    uint32_t n, cap;
+    uint32_t *seq;    /* the original transitions, in firing order */
+    uint32_t seqlen;
+    uint8_t alive, observed;
+} rw_trans;
+
+typedef struct rw_place {
+    nc_count initial;
+    uint8_t alive;
+    uint8_t visible;   /* observed, or needed by an observed transition */
+} rw_place;
+
+typedef struct rw_net {
+    rw_trans *t;
+    uint32_t nt;
+    rw_place *p;
+    uint32_t np;
+    int deadlock_negated;
+    reduce_stats stats;
+} rw_net;
+
+/* A fused transition stands for at most this many original ones, so that
+ * chains of agglomerations cannot blow the runs up. */
+#define RW_MAX_SEQ 256u
+
+/* One pass of each rule, in reduce/rules.c; each returns how many nodes
+ * it removed, or -1 on no memory. */
+long rw_dead_transitions(rw_net *w);
+long rw_constant_places(rw_net *w);
+long rw_parallel_places(rw_net *w);
+long rw_duplicate_transitions(rw_net *w);
+long rw_free_sequences(rw_net *w);
+
+/* The entry of place p in t, or NULL. */
+rw_entry *rw_find(rw_trans *t, uint32_t p);
+/* Drops the entry of place p from t, if any. */
+void rw_drop(rw_trans *t, uint32_t p);
+
+#endif

@@ -1,0 +1,181 @@
+/* Random place/transition nets and state formulas for the differential
+ * tests of the reduced searches (test_stubborn, test_reduce), and the
+ * check that a witness replays (replay.h's own firing rule) into the goal.
+ * Deterministic: rnd.h. */
+#ifndef MCK_TEST_RANDNET_H
+#define MCK_TEST_RANDNET_H
+
+#include "checkers/checkers.h"
+#include "replay.h"
+#include "result.h"
+#include "rnd.h"
+#include "tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Mostly token-preserving transitions (no more output arcs than input
+ * arcs), so that most searches end; one in eight is free and may pump. */
+static net_t *random_net(void)
+{
+    net_t *n = nc_create_net("random", NULL);
+    uint32_t P = 2 + rnd(6), T = 1 + rnd(7);
+    for (uint32_t p = 0; p < P; p++)
+        nc_create_place(n, NULL, NULL, rnd(3) ? rnd(2) : rnd(3));
+    for (uint32_t t = 0; t < T; t++) {
+        nc_create_transition(n, NULL, NULL);
+        int free_shape = rnd(8) == 0;
+        uint32_t ins = 0, outs = 0;
+        for (uint32_t p = 0; p < P; p++) {
+            switch (rnd(9)) {
+            case 0: case 1:
+                nc_create_arc(n, NC_ARC_PT, p, t, 1 + (rnd(5) == 0), 0);
+                ins++;
+                break;
+            case 2: case 3:
+                if (free_shape || outs < ins) {
+                    nc_create_arc(n, NC_ARC_TP, p, t, free_shape ? 1 + (rnd(5) == 0) : 1, 0);
+                    outs++;
+                }
+                break;
+            case 4:
+                nc_create_arc(n, NC_ARC_READ, p, t, 1, 0);
+                break;
+            case 5:   /* a self-loop: consumed and given back */
+                nc_create_arc(n, NC_ARC_PT, p, t, 1, 0);
+                nc_create_arc(n, NC_ARC_TP, p, t, 1, 0);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+static tree_t *random_atom(uint32_t P, uint32_t T)
+{
+    switch (rnd(6)) {
+    case 0: {
+        uint32_t t = rnd(T);
+        return tree_fireable(&t, 1);
+    }
+    case 1:
+        return rnd(4) ? tree_deadlock() : tree_const((int)rnd(2));
+    default: {
+        lin_term terms[2] = {{rnd(P), rnd(3) ? 1 : -1}, {rnd(P), rnd(2) ? 1 : 2}};
+        return tree_cmp(terms, 1 + rnd(2), -(int64_t)rnd(3), (rel_op)rnd(6));
+    }
+    }
+}
+
+static tree_t *random_formula(uint32_t P, uint32_t T, int depth)
+{
+    if (depth == 0 || rnd(3) == 0)
+        return random_atom(P, T);
+    switch (rnd(5)) {
+    case 0: return tree_unary(T_NOT, random_formula(P, T, depth - 1));
+    case 1: return tree_binary(T_AND, random_formula(P, T, depth - 1),
+                               random_formula(P, T, depth - 1));
+    case 2: return tree_binary(T_OR, random_formula(P, T, depth - 1),
+                               random_formula(P, T, depth - 1));
+    case 3: return tree_binary(T_IMPLIES, random_formula(P, T, depth - 1),
+                               random_formula(P, T, depth - 1));
+    default: return tree_binary(T_IFF, random_formula(P, T, depth - 1),
+                                random_formula(P, T, depth - 1));
+    }
+}
+
+/* ---- the replay's own evaluation ---- */
+
+typedef struct at {
+    const net_t *net;
+    const nc_count *m;
+} at;
+
+static int replay_enabled_cb(uint32_t t, void *ctx)
+{
+    const at *a = ctx;
+    return replay_enabled(a->net, a->m, t);
+}
+
+static int replay_dead_cb(void *ctx)
+{
+    const at *a = ctx;
+    return replay_dead(a->net, a->m);
+}
+
+/* 1 when res's run fires from the initial marking and ends in a deadlock
+ * (f NULL) or a marking where f holds. */
+static int replays(const net_t *net, const result_t *res, const tree_t *f)
+{
+    nc_count *m = calloc(net->nplaces + 1, sizeof *m);
+    replay_initial(net, m);
+    int ok = res->role == RUN_WITNESS && (res->run || res->run_len == 0);
+    for (size_t i = 0; ok && i < res->run_len; i++) {
+        ok = res->run[i] < net->ntransitions && replay_enabled(net, m, res->run[i]);
+        if (ok)
+            replay_fire(net, m, res->run[i]);
+    }
+    at a = {net, m};
+    tree_eval_ctx ec = {m, replay_enabled_cb, replay_dead_cb, &a};
+    if (ok)
+        ok = f ? tree_eval_state(f, &ec) == 1 : replay_dead(net, m);
+    free(m);
+    return ok;
+}
+
+static check_options options(void)
+{
+    check_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.want_run = 1;
+    opt.max_states = 5000;    /* unbounded nets end in UNKNOWN on both sides */
+    return opt;
+}
+
+typedef struct tally {
+    unsigned cases, agree, decided, replayed, unknown;
+} tally;
+
+typedef void (*checker_run)(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                            const check_options *opt, result_t *res);
+
+/* Runs the unreduced search and a reduced one (named label) on net and f;
+ * counts agreement, and whether the reduced one's witnesses replay on net
+ * itself into the goal. */
+static void compare(net_t *net, const tree_t *f, prop_kind kind, checker_run reduced,
+                    const char *label, tally *t)
+{
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    result_t full, red;
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, f, kind, &opt, &full);
+    reduced(cn, f, kind, &opt, &red);
+    t->cases++;
+    if (full.answer == ANSWER_UNKNOWN || red.answer == ANSWER_UNKNOWN) {
+        /* on an unbounded net either search may hit the limit first */
+        t->unknown++;
+        t->agree++;
+    } else {
+        t->decided++;
+        if (full.answer == red.answer)
+            t->agree++;
+        else {
+            char *s = f ? tree_to_string(f) : NULL;
+            printf("# differs: %s on a net of %zu places, %zu transitions: explicit %d, "
+                   "%s %d\n", s ? s : "dl", net->nplaces, net->ntransitions,
+                   (int)full.answer, label, (int)red.answer);
+            free(s);
+        }
+        if (red.answer != ANSWER_YES || replays(net, &red, f))
+            t->replayed++;
+    }
+    result_clear(&full);
+    result_clear(&red);
+}
+
+#endif

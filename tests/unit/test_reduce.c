@@ -1,0 +1,245 @@
+/* The structural reduction (reduce/reduce.h) and the reduce checker
+ * against the unreduced search.  On random nets and on random "processes"
+ * (local steps, synchronisations, shared resources, copies of places and
+ * transitions: the shapes the rules are made for) every answer for dl and
+ * for random reach goals must agree with explicit search on the given net,
+ * and every witness, found on the reduced net and expanded, must replay on
+ * the given net (replay.h's own firing rule) into a deadlock or a marking
+ * of the goal.  Each rule must have fired on these nets, observed nodes
+ * must survive, and "not deadlock" must switch agglomeration off. */
+#include "randnet.h"
+#include "reduce/reduce.h"
+#include "unit.h"
+
+#define NETS 600
+#define PROCESS_NETS 600
+#define GOALS_PER_NET 4
+
+/* n processes of 2..5 local states in a cycle; a step may also take or
+ * give a shared resource, synchronise with a step of another process, or
+ * read a flag that nothing changes; some steps are there twice, and some
+ * places have a copy that holds a token more. */
+static net_t *random_processes(void)
+{
+    net_t *n = nc_create_net("processes", NULL);
+    uint32_t procs = 1 + rnd(4), res = rnd(3), first[5], len[5];
+    for (uint32_t r = 0; r < res; r++)
+        nc_create_place(n, NULL, NULL, rnd(3));
+    uint32_t flag = (uint32_t)nc_create_place(n, NULL, NULL, rnd(2));
+    for (uint32_t i = 0; i < procs; i++) {
+        len[i] = 2 + rnd(4);
+        first[i] = (uint32_t)n->nplaces;
+        for (uint32_t s = 0; s < len[i]; s++)
+            nc_create_place(n, NULL, NULL, s == 0);
+    }
+    for (uint32_t i = 0; i < procs; i++)
+        for (uint32_t s = 0; s < len[i]; s++) {
+            uint32_t copies = rnd(6) == 0 ? 2 : 1;
+            uint32_t partner = rnd(5) == 0 && procs > 1 ? rnd(procs) : i;
+            uint32_t ps = rnd(len[partner]), shape = rnd(8), r = res ? rnd(res) : 0;
+            for (uint32_t c = 0; c < copies; c++) {
+                uint32_t t = (uint32_t)nc_create_transition(n, NULL, NULL);
+                nc_create_arc(n, NC_ARC_PT, first[i] + s, t, 1, 0);
+                nc_create_arc(n, NC_ARC_TP, first[i] + (s + 1) % len[i], t, 1, 0);
+                if (partner != i) {
+                    nc_create_arc(n, NC_ARC_PT, first[partner] + ps, t, 1, 0);
+                    nc_create_arc(n, NC_ARC_TP, first[partner] + (ps + 1) % len[partner], t, 1, 0);
+                }
+                if (res && shape == 0)
+                    nc_create_arc(n, NC_ARC_PT, r, t, 1, 0);
+                else if (res && shape == 1)
+                    nc_create_arc(n, NC_ARC_TP, r, t, 1, 0);
+                else if (shape == 2)
+                    nc_create_arc(n, NC_ARC_READ, flag, t, 1, 0);
+            }
+        }
+    /* a copy of a local state with one token more: a parallel place */
+    if (procs && rnd(2)) {
+        uint32_t i = rnd(procs), s = rnd(len[i]), p = first[i] + s;
+        uint32_t q = (uint32_t)nc_create_place(n, NULL, NULL, n->places[p].initial + rnd(2));
+        size_t arcs = n->narcs;
+        for (size_t a = 0; a < arcs; a++)
+            if (n->arcs[a].place == p && n->arcs[a].kind != NC_ARC_READ)
+                nc_create_arc(n, n->arcs[a].kind, q, n->arcs[a].transition, n->arcs[a].weight, 0);
+    }
+    return n;
+}
+
+typedef struct fired {
+    size_t dead, constant, parallel, duplicate, agglomerated;
+} fired;
+
+static void count_rules(net_t *net, const tree_t *f, fired *s)
+{
+    const cnet_t *cn = nc_compile(net);
+    reduce_observed obs;
+    if (reduce_observe(cn, f, &obs) < 0)
+        return;
+    reduction *r = reduce_build(cn, &obs);
+    if (r) {
+        const reduce_stats *st = reduce_statistics(r);
+        s->dead += st->dead_transitions;
+        s->constant += st->constant_places;
+        s->parallel += st->parallel_places;
+        s->duplicate += st->duplicate_transitions;
+        s->agglomerated += st->agglomerated;
+        /* what the formula observes is still there, under its own name */
+        for (uint32_t p = 0; p < cn->nplaces; p++)
+            if (obs.place[p] && reduce_place(r, p) == REDUCE_NONE)
+                s->dead = (size_t)-1;
+        for (uint32_t t = 0; t < cn->ntransitions; t++)
+            if (obs.transition[t] && reduce_transition(r, t) == REDUCE_NONE)
+                s->dead = (size_t)-1;
+    }
+    reduce_free(r);
+    reduce_observed_free(&obs);
+}
+
+static void test_random(void)
+{
+    tally dl = {0}, reach = {0};
+    for (int i = 0; i < NETS; i++) {
+        net_t *net = random_net();
+        compare(net, NULL, KIND_DL, reduced_run, "reduce", &dl);
+        for (int g = 0; g < GOALS_PER_NET; g++) {
+            tree_t *f = random_formula((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
+            compare(net, f, KIND_REACH, reduced_run, "reduce", &reach);
+            tree_free(f);
+        }
+        nc_free_net(net);
+    }
+    CHECK(dl.agree == dl.cases && dl.replayed == dl.decided,
+          "random nets, dl: reduce agrees with explicit on %u of %u (%u decided), %u of %u "
+          "witnesses replay on the given net", dl.agree, dl.cases, dl.decided, dl.replayed,
+          dl.decided);
+    CHECK(reach.agree == reach.cases && reach.replayed == reach.decided,
+          "random nets, reach: reduce agrees on %u of %u goals (%u decided), %u of %u replay",
+          reach.agree, reach.cases, reach.decided, reach.replayed, reach.decided);
+}
+
+static void test_processes(void)
+{
+    tally dl = {0}, reach = {0};
+    fired s = {0};
+    for (int i = 0; i < PROCESS_NETS; i++) {
+        net_t *net = random_processes();
+        compare(net, NULL, KIND_DL, reduced_run, "reduce", &dl);
+        count_rules(net, NULL, &s);
+        for (int g = 0; g < GOALS_PER_NET; g++) {
+            tree_t *f = random_formula((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 2);
+            compare(net, f, KIND_REACH, reduced_run, "reduce", &reach);
+            count_rules(net, f, &s);
+            tree_free(f);
+        }
+        nc_free_net(net);
+    }
+    CHECK(dl.agree == dl.cases && dl.replayed == dl.decided && dl.decided > PROCESS_NETS / 2,
+          "processes, dl: reduce agrees with explicit on %u of %u (%u decided), %u of %u "
+          "witnesses replay on the given net", dl.agree, dl.cases, dl.decided, dl.replayed,
+          dl.decided);
+    CHECK(reach.agree == reach.cases && reach.replayed == reach.decided,
+          "processes, reach: reduce agrees on %u of %u goals (%u decided), %u of %u replay",
+          reach.agree, reach.cases, reach.decided, reach.replayed, reach.decided);
+    CHECK(s.dead != (size_t)-1, "observed places and transitions are never removed");
+    CHECK(s.dead > 0 && s.constant > 0 && s.parallel > 0 && s.duplicate > 0 &&
+          s.agglomerated > 0, "every rule fired: %zu dead transitions, %zu constant places, "
+          "%zu parallel places, %zu duplicate transitions, %zu agglomerations",
+          s.dead, s.constant, s.parallel, s.duplicate, s.agglomerated);
+}
+
+/* n independent lines of k steps: (k+1)^n markings, but every line is a
+ * free sequence, so for dl the reduced net has one transition per line. */
+static void test_gain(void)
+{
+    const int n = 8, k = 3;
+    net_t *net = nc_create_net("lines", NULL);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s <= k; s++)
+            nc_create_place(net, NULL, NULL, s == 0);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s < k; s++) {
+            uint32_t t = (uint32_t)nc_create_transition(net, NULL, NULL);
+            nc_create_arc(net, NC_ARC_PT, (uint32_t)(i * (k + 1) + s), t, 1, 0);
+            nc_create_arc(net, NC_ARC_TP, (uint32_t)(i * (k + 1) + s + 1), t, 1, 0);
+        }
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    opt.max_states = 0;
+    result_t full, red;
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, NULL, KIND_DL, &opt, &full);
+    reduced_run(cn, NULL, KIND_DL, &opt, &red);
+    CHECK(full.answer == ANSWER_YES && red.answer == ANSWER_YES && replays(net, &red, NULL) &&
+          red.run_len == (size_t)(n * k) && red.states * 10 < full.states,
+          "%d lines of %d steps: %llu markings reduced against %llu, the witness of %zu steps "
+          "replays", n, k, (unsigned long long)red.states, (unsigned long long)full.states,
+          red.run_len);
+    /* observing the middle of line 0 keeps that line's places */
+    lin_term term = {1, 1};
+    tree_t *goal = tree_cmp(&term, 1, -1, REL_EQ);
+    result_clear(&red);
+    result_init(&red);
+    reduced_run(cn, goal, KIND_REACH, &opt, &red);
+    CHECK(red.answer == ANSWER_YES && replays(net, &red, goal),
+          "a goal on an inner place of a line is reached and the witness replays");
+    tree_free(goal);
+    result_clear(&full);
+    result_clear(&red);
+    nc_free_net(net);
+}
+
+/* h moves p0's token to p1, u moves it on to p3; nothing else.  After h,
+ * only u is enabled: "not deadlock and p0 = 0" holds there.  Agglomerating
+ * h and u would skip that marking, so "not deadlock" must forbid it. */
+static void test_not_deadlock(void)
+{
+    net_t *net = nc_create_net("hu", NULL);
+    for (int p = 0; p < 3; p++)
+        nc_create_place(net, NULL, NULL, p == 0);
+    uint32_t h = (uint32_t)nc_create_transition(net, "h", NULL);
+    uint32_t u = (uint32_t)nc_create_transition(net, "u", NULL);
+    nc_create_arc(net, NC_ARC_PT, 0, h, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 1, h, 1, 0);
+    nc_create_arc(net, NC_ARC_PT, 1, u, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 2, u, 1, 0);
+    lin_term term = {0, 1};
+    tree_t *goal = tree_binary(T_AND, tree_unary(T_NOT, tree_deadlock()),
+                               tree_cmp(&term, 1, 0, REL_EQ));
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    result_t red;
+    result_init(&red);
+    reduced_run(cn, goal, KIND_REACH, &opt, &red);
+    CHECK(red.answer == ANSWER_YES && replays(net, &red, goal),
+          "not deadlock: the marking between h and u is still reached");
+    result_clear(&red);
+    result_init(&red);
+    reduced_run(cn, NULL, KIND_DL, &opt, &red);
+    CHECK(red.answer == ANSWER_YES && red.states == 2 && red.run_len == 2 &&
+          replays(net, &red, NULL),
+          "dl: h and u fused, %llu markings visited instead of 3, the deadlock replays "
+          "through both", (unsigned long long)red.states);
+    result_clear(&red);
+    tree_free(goal);
+    nc_free_net(net);
+}
+
+static void test_accepts(void)
+{
+    char why[200];
+    CHECK(reduced_accepts(NULL, KIND_DL, why, sizeof why), "reduce accepts dl");
+    tree_t *f = tree_unary(T_EF, tree_deadlock());
+    CHECK(!reduced_accepts(f, KIND_CTL, why, sizeof why), "reduce refuses ctl: %s", why);
+    tree_free(f);
+}
+
+int main(void)
+{
+    test_random();
+    test_processes();
+    test_gain();
+    test_not_deadlock();
+    test_accepts();
+    UNIT_DONE();
+}
