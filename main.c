@@ -55,8 +55,9 @@ static const checker_type checkers[] = {
      "witnesses are runs, not always shortest",
      "any place/transition net; gains most on concurrent models"},
     {"reduce", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), reduced_accepts, reduced_run,
-     "structural reduction for the question (dead and duplicate transitions, constant and "
-     "parallel places, free sequences agglomerated), then explicit search on the smaller net; "
+     "structural reduction for the question (dead and duplicate transitions; constant, "
+     "parallel, sink and implicit places; free sequences agglomerated), then explicit search "
+     "on the smaller net; "
      "witnesses are expanded back into runs of the model",
      "any place/transition net; gains most on nets with sequential chains"},
 };

@@ -121,7 +121,7 @@ static int rw_load(rw_net *w, const cnet_t *cn, const reduce_observed *obs)
     if (!w->p || !w->t)
         return -1;
     for (uint32_t p = 0; p < w->np; p++)
-        w->p[p] = (rw_place){cn->initial[p], 1, obs->place[p]};
+        w->p[p] = (rw_place){cn->initial[p], 1, obs->place[p], 0};
     for (uint32_t t = 0; t < w->nt; t++) {
         rw_trans *tr = &w->t[t];
         uint32_t nn = cn->need_start[t + 1] - cn->need_start[t];
@@ -159,9 +159,10 @@ static int rw_load(rw_net *w, const cnet_t *cn, const reduce_observed *obs)
 
 static int rw_reduce(rw_net *w)
 {
+    /* the cheap rules first; the linear programs only when they are stuck */
     long (*const rules[])(rw_net *) = {rw_dead_transitions, rw_constant_places,
-                                       rw_parallel_places, rw_duplicate_transitions,
-                                       rw_free_sequences};
+                                       rw_sink_places, rw_parallel_places,
+                                       rw_duplicate_transitions, rw_free_sequences};
     for (unsigned round = 0; round < MAX_ROUNDS; round++) {
         long changed = 0;
         for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
@@ -171,8 +172,13 @@ static int rw_reduce(rw_net *w)
             changed += n;
         }
         w->stats.rounds = round + 1;
-        if (!changed)
-            break;
+        if (!changed) {
+            long n = rw_implicit_places(w);
+            if (n < 0)
+                return -1;
+            if (!n)
+                break;
+        }
     }
     return 0;
 }

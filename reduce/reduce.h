@@ -18,6 +18,10 @@
  *                      tokens forever: its conditions are decided;
  *   parallel places    p' with the effect column of p and at least p's
  *                      tokens never forbids what p allows;
+ *   sink places        a place no transition needs forbids nothing;
+ *   implicit places    a place whose tokens a linear program shows to be
+ *                      enough whenever its neighbours allow a firing
+ *                      (reduce/implicit.c);
  *   duplicates         two transitions with equal needs and effects: one;
  *   free sequences     an unobserved place p, empty at first, whose only
  *                      user u needs one token of p and nothing else, and
@@ -49,7 +53,8 @@ typedef struct reduce_observed {
 /* What the rules removed, for statistics and tests. */
 typedef struct reduce_stats {
     size_t dead_transitions, constant_places, parallel_places, duplicate_transitions,
-        agglomerated;   /* places removed by free sequences (as many consumers) */
+        agglomerated,   /* places removed by free sequences (as many consumers) */
+        sink_places, implicit_places;
     unsigned rounds;
 } reduce_stats;
 

@@ -145,6 +145,38 @@ long rw_constant_places(rw_net *w)
     return removed;
 }
 
+/* ---- sink places ---- */
+
+long rw_sink_places(rw_net *w)
+{
+    uint8_t *needed = calloc((size_t)w->np + 1, 1);
+    if (!needed)
+        return -1;
+    for (uint32_t t = 0; t < w->nt; t++)
+        if (w->t[t].alive)
+            for (uint32_t i = 0; i < w->t[t].n; i++)
+                if (w->t[t].e[i].need)
+                    needed[w->t[t].e[i].place] = 1;
+    long removed = 0;
+    for (uint32_t p = 0; p < w->np; p++)
+        if (w->p[p].alive && !w->p[p].visible && !needed[p]) {
+            w->p[p].alive = 0;
+            removed++;
+        }
+    if (removed)
+        for (uint32_t t = 0; t < w->nt; t++)
+            if (w->t[t].alive) {
+                uint32_t k = 0;
+                for (uint32_t i = 0; i < w->t[t].n; i++)
+                    if (w->p[w->t[t].e[i].place].alive)
+                        w->t[t].e[k++] = w->t[t].e[i];
+                w->t[t].n = k;
+            }
+    free(needed);
+    w->stats.sink_places += (size_t)removed;
+    return removed;
+}
+
 /* ---- parallel places ---- */
 
 static uint64_t mix(uint64_t h, uint64_t v)

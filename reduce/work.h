@@ -25,6 +25,7 @@ typedef struct rw_place {
     nc_count initial;
     uint8_t alive;
     uint8_t visible;   /* observed, or needed by an observed transition */
+    uint8_t implicit_tried;   /* its linear program was solved once */
 } rw_place;
 
 typedef struct rw_net {
@@ -33,6 +34,7 @@ typedef struct rw_net {
     rw_place *p;
     uint32_t np;
     int deadlock_negated;
+    unsigned implicit_tries;   /* linear programs solved so far */
     reduce_stats stats;
 } rw_net;
 
@@ -47,6 +49,8 @@ long rw_constant_places(rw_net *w);
 long rw_parallel_places(rw_net *w);
 long rw_duplicate_transitions(rw_net *w);
 long rw_free_sequences(rw_net *w);
+long rw_sink_places(rw_net *w);
+long rw_implicit_places(rw_net *w);   /* reduce/implicit.c */
 
 /* The entry of place p in t, or NULL. */
 rw_entry *rw_find(rw_trans *t, uint32_t p);

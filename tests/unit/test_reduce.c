@@ -53,6 +53,20 @@ static net_t *random_processes(void)
                     nc_create_arc(n, NC_ARC_READ, flag, t, 1, 0);
             }
         }
+    /* a place holding the tokens of two local states of different
+     * processes (plus maybe one): implicit, but no copy of either */
+    if (procs > 1 && rnd(2)) {
+        uint32_t i = rnd(procs), j = (i + 1 + rnd(procs - 1)) % procs;
+        uint32_t p1 = first[i] + rnd(len[i]), p2 = first[j] + rnd(len[j]);
+        uint32_t q = (uint32_t)nc_create_place(n, NULL, NULL, n->places[p1].initial +
+                                               n->places[p2].initial + rnd(2));
+        size_t arcs = n->narcs;
+        for (size_t a = 0; a < arcs; a++) {
+            const nc_arc *x = &n->arcs[a];
+            if ((x->place == p1 || x->place == p2) && x->kind != NC_ARC_READ)
+                nc_create_arc(n, x->kind, q, x->transition, x->weight, 1);
+        }
+    }
     /* a copy of a local state with one token more: a parallel place */
     if (procs && rnd(2)) {
         uint32_t i = rnd(procs), s = rnd(len[i]), p = first[i] + s;
@@ -66,7 +80,7 @@ static net_t *random_processes(void)
 }
 
 typedef struct fired {
-    size_t dead, constant, parallel, duplicate, agglomerated;
+    size_t dead, constant, parallel, duplicate, agglomerated, sink, implicit;
 } fired;
 
 static void count_rules(net_t *net, const tree_t *f, fired *s)
@@ -83,6 +97,8 @@ static void count_rules(net_t *net, const tree_t *f, fired *s)
         s->parallel += st->parallel_places;
         s->duplicate += st->duplicate_transitions;
         s->agglomerated += st->agglomerated;
+        s->sink += st->sink_places;
+        s->implicit += st->implicit_places;
         /* what the formula observes is still there, under its own name */
         for (uint32_t p = 0; p < cn->nplaces; p++)
             if (obs.place[p] && reduce_place(r, p) == REDUCE_NONE)
@@ -142,9 +158,10 @@ static void test_processes(void)
           reach.agree, reach.cases, reach.decided, reach.replayed, reach.decided);
     CHECK(s.dead != (size_t)-1, "observed places and transitions are never removed");
     CHECK(s.dead > 0 && s.constant > 0 && s.parallel > 0 && s.duplicate > 0 &&
-          s.agglomerated > 0, "every rule fired: %zu dead transitions, %zu constant places, "
-          "%zu parallel places, %zu duplicate transitions, %zu agglomerations",
-          s.dead, s.constant, s.parallel, s.duplicate, s.agglomerated);
+          s.agglomerated > 0 && s.sink > 0 && s.implicit > 0,
+          "every rule fired: %zu dead transitions, %zu constant places, %zu parallel places, "
+          "%zu duplicate transitions, %zu agglomerations, %zu sink places, %zu implicit places",
+          s.dead, s.constant, s.parallel, s.duplicate, s.agglomerated, s.sink, s.implicit);
 }
 
 /* n independent lines of k steps: (k+1)^n markings, but every line is a
@@ -225,6 +242,58 @@ static void test_not_deadlock(void)
     nc_free_net(net);
 }
 
+/* Two processes idle/busy and a place "idle" counting both idle states:
+ * implicit (its tokens are the sum of two places), found by the linear
+ * program, not by the parallel rule.  Observing it keeps it. */
+static void test_implicit(void)
+{
+    net_t *net = nc_create_net("two", NULL);
+    for (int p = 0; p < 4; p++)
+        nc_create_place(net, NULL, NULL, p % 2 == 0);   /* idle1 busy1 idle2 busy2 */
+    uint32_t idle = (uint32_t)nc_create_place(net, "idle", NULL, 2);
+    for (uint32_t i = 0; i < 2; i++) {
+        uint32_t go = (uint32_t)nc_create_transition(net, NULL, NULL);
+        uint32_t back = (uint32_t)nc_create_transition(net, NULL, NULL);
+        nc_create_arc(net, NC_ARC_PT, 2 * i, go, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, 2 * i + 1, go, 1, 0);
+        nc_create_arc(net, NC_ARC_PT, idle, go, 1, 0);
+        nc_create_arc(net, NC_ARC_PT, 2 * i + 1, back, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, 2 * i, back, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, idle, back, 1, 0);
+    }
+    /* the busy places are read by a fifth transition, so that nothing is
+     * a free sequence and the idle place is left to the linear program */
+    uint32_t both = (uint32_t)nc_create_transition(net, NULL, NULL);
+    nc_create_arc(net, NC_ARC_READ, 1, both, 1, 0);
+    nc_create_arc(net, NC_ARC_READ, 3, both, 1, 0);
+    nc_create_arc(net, NC_ARC_READ, 0, both, 1, 0);
+    const cnet_t *cn = nc_compile(net);
+    reduce_observed obs;
+    reduce_observe(cn, NULL, &obs);
+    reduction *r = reduce_build(cn, &obs);
+    CHECK(r && reduce_statistics(r)->implicit_places == 1 && reduce_place(r, idle) == REDUCE_NONE,
+          "the place counting both idle states is implicit (%zu found)",
+          r ? reduce_statistics(r)->implicit_places : 0);
+    reduce_free(r);
+    reduce_observed_free(&obs);
+    lin_term term = {idle, 1};
+    tree_t *goal = tree_cmp(&term, 1, 0, REL_EQ);
+    reduce_observe(cn, goal, &obs);
+    r = reduce_build(cn, &obs);
+    CHECK(r && reduce_place(r, idle) != REDUCE_NONE, "observed, it stays");
+    reduce_free(r);
+    reduce_observed_free(&obs);
+    check_options opt = options();
+    result_t red;
+    result_init(&red);
+    reduced_run(cn, goal, KIND_REACH, &opt, &red);
+    CHECK(red.answer == ANSWER_YES && replays(net, &red, goal),
+          "both busy (idle = 0) is reached and the witness replays");
+    result_clear(&red);
+    tree_free(goal);
+    nc_free_net(net);
+}
+
 static void test_accepts(void)
 {
     char why[200];
@@ -240,6 +309,7 @@ int main(void)
     test_processes();
     test_gain();
     test_not_deadlock();
+    test_implicit();
     test_accepts();
     UNIT_DONE();
 }
