@@ -167,7 +167,7 @@ static void print_help(FILE *out)
         "usage: mck check [OPTIONS] [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY]\n"
         "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
         "       mck info [-t LANG] [-v] MODEL\n"
-        "       mck mcc [-v] [--por=on|off] [--reduce=on|off] [--xml FILE] [EXAMINATION [DIR]]\n"
+        "       mck mcc [-v] [--por|--reduce|--lp|--walk=on|off] [--xml FILE] [EXAMINATION [DIR]]\n"
         "                                                    (Model Checking Contest mode)\n"
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] [-v] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"

@@ -350,7 +350,7 @@ int mcc_ctl(mcc_run *r, const char *path)
     size_t open = 0;
     for (size_t i = 0; i < n; i++)
         open += !q[i].decided;
-    if (open)
+    if (open && !r->no_lp)
         lp_facts(r, q, n, dead0, mcc_now() + LP_SHARE * mcc_time_left(r));
     open = 0;
     for (size_t i = 0; i < n; i++)

@@ -8,6 +8,7 @@
 #include "input/input.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,8 +207,9 @@ static int run_exam(mcc_run *r, family fam)
 
 static void print_usage(FILE *out)
 {
-    fprintf(out, "usage: mck mcc [-v] [--por=on|off] [--reduce=on|off] [--xml FILE] "
-                 "[EXAMINATION [DIR]]\n"
+    fprintf(out, "usage: mck mcc [-v] [--por=on|off] [--reduce=on|off] [--lp=on|off] "
+                 "[--walk=on|off]\n"
+                 "               [--xml FILE] [EXAMINATION [DIR]]\n"
                  "  Answers a Model Checking Contest examination on DIR/model.pnml (and\n"
                  "  DIR/EXAMINATION.xml) with the contest's answer lines on standard output.\n"
                  "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
@@ -217,8 +219,37 @@ static void print_usage(FILE *out)
                  "    for deadlocks, reachability and LTL; on by default.\n"
                  "  --reduce=off: no structural reduction of the net before the searches\n"
                  "    for deadlocks, reachability and bounds; on by default.\n"
+                 "  --lp=off: no state equation (linear programs) before or beside the\n"
+                 "    searches; on by default.\n"
+                 "  --walk=off: no random walks before the searches; on by default.\n"
                  "  --xml FILE: the answers also as verdict XML (propertiesverdict), with\n"
                  "    the run that shows each reachable property found by search.\n");
+}
+
+/* --TECH=on|off: each technique can be switched off, to measure what it
+ * brings (bench/RESULTS.md); all are on by default. */
+static int switch_option(const char *arg, mcc_run *r)
+{
+    static const struct {
+        const char *name;
+        size_t offset;
+    } techs[] = {
+        {"por", offsetof(mcc_run, no_por)},
+        {"reduce", offsetof(mcc_run, no_reduce)},
+        {"lp", offsetof(mcc_run, no_lp)},
+        {"walk", offsetof(mcc_run, no_walk)},
+    };
+    for (size_t i = 0; i < sizeof techs / sizeof techs[0]; i++) {
+        size_t len = strlen(techs[i].name);
+        if (strncmp(arg, "--", 2) || strncmp(arg + 2, techs[i].name, len) || arg[2 + len] != '=')
+            continue;
+        const char *v = arg + 3 + len;
+        if (strcmp(v, "on") && strcmp(v, "off"))
+            return 0;
+        *(int *)((char *)r + techs[i].offset) = !strcmp(v, "off");
+        return 1;
+    }
+    return 0;
 }
 
 static int usage(const char *msg, const char *arg)
@@ -242,10 +273,8 @@ int mcc_main(int argc, char **argv, volatile int *interrupted)
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         if (!strcmp(argv[i], "-v")) {
             r.verbose++;
-        } else if (!strcmp(argv[i], "--por=off") || !strcmp(argv[i], "--por=on")) {
-            r.no_por = !strcmp(argv[i], "--por=off");
-        } else if (!strcmp(argv[i], "--reduce=off") || !strcmp(argv[i], "--reduce=on")) {
-            r.no_reduce = !strcmp(argv[i], "--reduce=off");
+        } else if (switch_option(argv[i], &r)) {
+            continue;
         } else if (!strcmp(argv[i], "--xml")) {
             if (++i == argc)
                 return usage("%s", "--xml needs a file name");

@@ -305,7 +305,7 @@ static int conclude(const mcc_run *r, watch *w, explore_status st, const mcc_evi
 static int lp_before(const mcc_run *r, const watch *w, question q)
 {
     /* its systems bound single places, not a colored place's copies */
-    if (q == G_ONESAFE && w->pclass)
+    if (r->no_lp || (q == G_ONESAFE && w->pclass))
         return 0;
     double until = mcc_now() + LP_BEFORE_SHARE * mcc_time_left(r);
     if (q == G_DEADLOCK)
@@ -342,6 +342,8 @@ static int walk_before(const mcc_run *r, watch *w)
     static const int found_value[] = {[G_DEADLOCK] = 1, [G_ONESAFE] = 0, [G_QUASI] = 1,
                                       [G_STABLE] = 0, [G_LIVE] = 0};
     walk_result res;
+    if (r->no_walk)
+        return 0;
     double share = WALK_SHARE * mcc_time_left(r);
     double until = mcc_now() + (share < WALK_MAX_SECONDS ? share : WALK_MAX_SECONDS);
     int found = walk_run(r->cn, until, r->interrupted, 1, WALK_DEPTH, walk_step, w, &res);

@@ -49,6 +49,8 @@ typedef struct mcc_run {
     int verbose;
     int no_por;            /* --por=off: searches fire every enabled transition */
     int no_reduce;         /* --reduce=off: searches run on the net as given */
+    int no_lp;             /* --lp=off: no state equation */
+    int no_walk;           /* --walk=off: no random walks */
 } mcc_run;
 
 double mcc_now(void);                           /* monotonic seconds */

@@ -107,6 +107,9 @@ size_t mcc_prepass(const mcc_run *r, mcc_query *q, size_t n, double until)
     for (size_t i = 0; i < rows && k; i++) {
         /* each decider gets an equal share of what the pre-pass has left */
         double now = mcc_now(), share = until > now ? (until - now) / (double)(rows - i) : 0;
+        if ((r->no_lp && mcc_deciders[i].run == mcc_decide_state_equation) ||
+            (r->no_walk && mcc_deciders[i].run == mcc_decide_random_walk))
+            continue;
         mcc_deciders[i].run(r, open, k, now + share);
         size_t left = collect_open(q, n, open);
         if (r->verbose)
