@@ -137,9 +137,10 @@ static void exhausted(mcc_query *q, const char *words)
 
 /* The structural reduction for the open queries (mcc/reduced.h); their
  * formulas are then renamed into the reduced net, the originals kept in
- * saved[] for restore_formulas. */
+ * saved[] for restore_formulas, and the queries in owner[] (the search
+ * reorders open[] as it drops decided queries). */
 static int reduce_for(const mcc_run *r, mcc_query **open, size_t n, mcc_reduced *red,
-                      const tree_t **saved)
+                      const tree_t **saved, mcc_query **owner)
 {
     const tree_t **goals = malloc((n ? n : 1) * sizeof *goals);
     int *negated = malloc((n ? n : 1) * sizeof *negated);
@@ -165,16 +166,17 @@ static int reduce_for(const mcc_run *r, mcc_query **open, size_t n, mcc_reduced 
             return 0;
         }
         saved[i] = open[i]->formula;
+        owner[i] = open[i];
         open[i]->formula = f;
     }
     return reduced;
 }
 
-static void restore_formulas(mcc_query **open, size_t n, const tree_t **saved)
+static void restore_formulas(mcc_query **owner, size_t n, const tree_t **saved)
 {
     for (size_t i = 0; i < n; i++) {
-        tree_free((tree_t *)open[i]->formula);
-        open[i]->formula = saved[i];
+        tree_free((tree_t *)owner[i]->formula);
+        owner[i]->formula = saved[i];
     }
 }
 
@@ -185,7 +187,8 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
     int keep_runs = mcc_xml_active();
     mcc_reduced red;
     const tree_t **saved = malloc((n ? n : 1) * sizeof *saved);
-    int reduced = saved && reduce_for(r, open, n, &red, saved);
+    mcc_query **owner = malloc((n ? n : 1) * sizeof *owner);
+    int reduced = saved && owner && reduce_for(r, open, n, &red, saved, owner);
     if (!reduced)
         memset(&red, 0, sizeof red);
     const cnet_t *cn = reduced ? red.cn : r->cn;
@@ -193,9 +196,10 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
     if (!ex) {
         fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", r->exam);
         if (reduced)
-            restore_formulas(open, n, saved);
+            restore_formulas(owner, n, saved);
         mcc_reduced_free(&red);
         free(saved);
+        free(owner);
         return;
     }
     sweep s = {cn, open, n, NULL, ex, 0, keep_runs, NULL, NULL, &red};
@@ -222,9 +226,10 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
     }
     result_clear(&res);
     if (reduced)
-        restore_formulas(open, n, saved);
+        restore_formulas(owner, n, saved);
     mcc_reduced_free(&red);
     free(saved);
+    free(owner);
 }
 
 /* Only the shapes the exploration can judge become queries; anything else
