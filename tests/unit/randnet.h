@@ -178,4 +178,23 @@ static void compare(net_t *net, const tree_t *f, prop_kind kind, checker_run red
     result_clear(&red);
 }
 
+/* nets random nets, each asked for a deadlock (into *dl) and for goals
+ * random reach goals of the given depth (into *reach), compared as
+ * compare() does; make_net builds each net. */
+static void differential(net_t *(*make_net)(void), int nets, int goals, int depth,
+                         checker_run reduced, const char *label, tally *dl, tally *reach)
+{
+    for (int i = 0; i < nets; i++) {
+        net_t *net = make_net();
+        compare(net, NULL, KIND_DL, reduced, label, dl);
+        for (int g = 0; g < goals; g++) {
+            tree_t *f = random_formula((uint32_t)net->nplaces, (uint32_t)net->ntransitions,
+                                       depth);
+            compare(net, f, KIND_REACH, reduced, label, reach);
+            tree_free(f);
+        }
+        nc_free_net(net);
+    }
+}
+
 #endif

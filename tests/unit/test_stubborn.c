@@ -143,16 +143,7 @@ static void test_random_ltl(void)
 static void test_random(void)
 {
     tally dl = {0}, reach = {0};
-    for (int i = 0; i < NETS; i++) {
-        net_t *net = random_net();
-        compare(net, NULL, KIND_DL, stubborn_run, "stubborn", &dl);
-        for (int g = 0; g < GOALS_PER_NET; g++) {
-            tree_t *f = random_formula((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
-            compare(net, f, KIND_REACH, stubborn_run, "stubborn", &reach);
-            tree_free(f);
-        }
-        nc_free_net(net);
-    }
+    differential(random_net, NETS, GOALS_PER_NET, 3, stubborn_run, "stubborn", &dl, &reach);
     CHECK(dl.agree == dl.cases, "dl: stubborn agrees with explicit on %u of %u random nets "
           "(%u decided, %u hit the state limit)", dl.agree, dl.cases, dl.decided, dl.unknown);
     CHECK(dl.replayed == dl.decided, "dl: %u of %u answers replay (deadlock reached)",
