@@ -142,6 +142,24 @@ typedef struct tally {
 typedef void (*checker_run)(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                             const check_options *opt, result_t *res);
 
+/* n processes, each a line of k steps; process i may also "stop" at its
+ * middle.  Full state space (k+1)^n; every deadlock and goal lies on runs
+ * the reduction keeps along one process at a time. */
+static net_t *parallel_lines(int n, int k)
+{
+    net_t *net = nc_create_net("lines", NULL);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s <= k; s++)
+            nc_create_place(net, NULL, NULL, s == 0);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s < k; s++) {
+            int t = nc_create_transition(net, NULL, NULL);
+            nc_create_arc(net, NC_ARC_PT, (uint32_t)(i * (k + 1) + s), (uint32_t)t, 1, 0);
+            nc_create_arc(net, NC_ARC_TP, (uint32_t)(i * (k + 1) + s + 1), (uint32_t)t, 1, 0);
+        }
+    return net;
+}
+
 /* Runs the unreduced search and a reduced one (named label) on net and f;
  * counts agreement, and whether the reduced one's witnesses replay on net
  * itself into the goal. */

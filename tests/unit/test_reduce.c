@@ -163,16 +163,7 @@ static void test_processes(void)
 static void test_gain(void)
 {
     const int n = 8, k = 3;
-    net_t *net = nc_create_net("lines", NULL);
-    for (int i = 0; i < n; i++)
-        for (int s = 0; s <= k; s++)
-            nc_create_place(net, NULL, NULL, s == 0);
-    for (int i = 0; i < n; i++)
-        for (int s = 0; s < k; s++) {
-            uint32_t t = (uint32_t)nc_create_transition(net, NULL, NULL);
-            nc_create_arc(net, NC_ARC_PT, (uint32_t)(i * (k + 1) + s), t, 1, 0);
-            nc_create_arc(net, NC_ARC_TP, (uint32_t)(i * (k + 1) + s + 1), t, 1, 0);
-        }
+    net_t *net = parallel_lines(n, k);
     const cnet_t *cn = nc_compile(net);
     check_options opt = options();
     opt.max_states = 0;

@@ -157,24 +157,6 @@ static void test_random(void)
           "most random cases are decided (dl %u, reach %u)", dl.decided, reach.decided);
 }
 
-/* n processes, each a line of k steps; process i may also "stop" at its
- * middle.  Full state space (k+1)^n; every deadlock and goal lies on runs
- * the reduction keeps along one process at a time. */
-static net_t *parallel_lines(int n, int k)
-{
-    net_t *net = nc_create_net("lines", NULL);
-    for (int i = 0; i < n; i++)
-        for (int s = 0; s <= k; s++)
-            nc_create_place(net, NULL, NULL, s == 0);
-    for (int i = 0; i < n; i++)
-        for (int s = 0; s < k; s++) {
-            int t = nc_create_transition(net, NULL, NULL);
-            nc_create_arc(net, NC_ARC_PT, (uint32_t)(i * (k + 1) + s), (uint32_t)t, 1, 0);
-            nc_create_arc(net, NC_ARC_TP, (uint32_t)(i * (k + 1) + s + 1), (uint32_t)t, 1, 0);
-        }
-    return net;
-}
-
 static void test_gain(void)
 {
     const int n = 8, k = 3;
