@@ -62,7 +62,7 @@ libmck.a: $(LIBOBJ)
 $(LGEN:.c=.o): $(YGEN:.c=.h)
 $(LIBOBJ) main.o: | $(YGEN:.c=.h)
 
-tests/unit/%: tests/unit/%.c libmck.a tests/unit/unit.h
+tests/unit/%: tests/unit/%.c libmck.a $(wildcard tests/unit/*.h)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< libmck.a $(ALL_LIBS)
 
 # The guide's C fragments, in order, are one source file that

@@ -7,23 +7,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The share of the time limit the implicit places' linear programs get,
+ * and their time without a limit. */
+#define LP_SHARE 0.05
+#define LP_SECONDS 1.0
+
 int reduced_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
 {
-    if (kind == KIND_DL || kind == KIND_REACH)
+    if (kind == KIND_DL || kind == KIND_REACH ||
+        (kind == KIND_LTL && t && reduce_keeps_ltl(t)))
         return explicit_accepts(t, kind, why, whylen);
-    snprintf(why, whylen, "reduce checker: dl and reach only (the reductions keep "
-             "reachability, not branching time or runs)");
+    snprintf(why, whylen, kind == KIND_LTL ?
+             "reduce checker: ltl without X, deadlock and action propositions only "
+             "(agglomeration drops steps that change nothing observed)" :
+             "reduce checker: dl, reach and ltl only (the reductions keep reachability "
+             "and runs up to stuttering, not branching time)");
     return 0;
 }
 
 void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                  const check_options *opt, result_t *res)
 {
+    if (kind == KIND_LTL && !reduce_keeps_ltl(formula)) {
+        /* X, deadlock or actions would see the steps agglomeration drops */
+        explicit_run(cn, formula, kind, opt, res);
+        return;
+    }
     reduce_observed obs;
     reduction *r = NULL;
     tree_t *rf = NULL;
     const cnet_t *rc = NULL;
-    if (reduce_observe(cn, formula, &obs) < 0 || !(r = reduce_build(cn, &obs)) ||
+    double lp = opt->timeout > 0 && LP_SHARE * opt->timeout < LP_SECONDS ?
+                LP_SHARE * opt->timeout : LP_SECONDS;
+    int observed = reduce_observe(cn, formula, &obs);
+    obs.lassos = kind == KIND_LTL;
+    if (observed < 0 || !(r = reduce_build(cn, &obs, lp)) ||
         !(rc = nc_compile(reduce_net(r))) || (formula && !(rf = reduce_formula(r, formula)))) {
         result_unknown(res, "out of memory while reducing the net");
         goto out;

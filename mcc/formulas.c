@@ -151,7 +151,7 @@ static int reduce_for(const mcc_run *r, mcc_query **open, size_t n, mcc_reduced 
             goals[i] = open[i]->cls == MCC_BOUND ? f : f->l;
             negated[i] = open[i]->cls != MCC_BOUND && f->op == T_AG;
         }
-        reduced = mcc_reduce(r, goals, negated, n, red);
+        reduced = mcc_reduce(r, goals, negated, n, 0, red);
     }
     free(goals);
     free(negated);

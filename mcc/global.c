@@ -390,7 +390,7 @@ static int explore_for(const mcc_run *r, watch *w)
     mcc_reduced red;
     const tree_t *no_formula = NULL;
     int positive = 0;
-    int reduced = w->q == G_DEADLOCK && mcc_reduce(r, &no_formula, &positive, 1, &red);
+    int reduced = w->q == G_DEADLOCK && mcc_reduce(r, &no_formula, &positive, 1, 0, &red);
     if (!reduced)
         memset(&red, 0, sizeof red);
     const cnet_t *cn = reduced ? red.cn : r->cn;

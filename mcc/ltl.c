@@ -8,6 +8,7 @@
 #include "checkers/stateeval.h"
 #include "formula/mccxml.h"
 #include "mcc/internal.h"
+#include "mcc/reduced.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,23 +27,42 @@ static void check_one(const mcc_run *r, const mcc_property *p, double share)
     opt.timeout = share;
     opt.want_run = mcc_xml_active();
     opt.partial_order = !r->no_por;
+    /* without X and deadlock the net may be reduced for f (reduce/reduce.h) */
+    mcc_reduced red;
+    const tree_t *goal = f;
+    int positive = 0;
+    tree_t *rf = NULL;
+    int reduced = reduce_keeps_ltl(f) && mcc_reduce(r, &goal, &positive, 1, 1, &red);
+    if (reduced && !(rf = reduce_formula(red.red, f))) {
+        mcc_reduced_free(&red);
+        reduced = 0;
+    }
+    if (!reduced)
+        memset(&red, 0, sizeof red);
     result_t res;
     result_init(&res);
-    ltl_run(r->cn, f, &opt, LTL_STUTTER, &res);
+    ltl_run(reduced ? red.cn : r->cn, reduced ? rf : f, &opt, LTL_STUTTER, &res);
     if (res.answer == ANSWER_UNKNOWN) {
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: %s after %llu states\n", p->id, res.reason,
                     (unsigned long long)res.states);
     } else {
         char buf[160];
-        snprintf(buf, sizeof buf, "SEQUENTIAL_PROCESSING%s EXPLICIT%s",
+        snprintf(buf, sizeof buf, "SEQUENTIAL_PROCESSING%s EXPLICIT%s%s",
                  changed ? " TOPOLOGICAL" : "",
-                 strstr(res.techniques, "STUBBORN_SETS") ? " STUBBORN_SETS" : "");
+                 strstr(res.techniques, "STUBBORN_SETS") ? " STUBBORN_SETS" : "",
+                 reduced ? " " TECH_REDUCTION : "");
         mcc_evidence ev = {res.role, res.run, res.run_len, res.loop_start};
+        uint32_t *mapped = NULL;
+        if (mcc_reduced_run(&red, &ev, &mapped) < 0)
+            ev.run = NULL;
         mcc_answer_bool_shown(p->id, res.answer == ANSWER_YES, buf,
-                              res.role != RUN_NONE ? &ev : NULL);
+                              res.role != RUN_NONE && ev.run ? &ev : NULL);
+        free(mapped);
     }
     result_clear(&res);
+    tree_free(rf);
+    mcc_reduced_free(&red);
     tree_free(f);
 }
 

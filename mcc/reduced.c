@@ -8,7 +8,7 @@
 #include <string.h>
 
 int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated, size_t n,
-               mcc_reduced *out)
+               int lassos, mcc_reduced *out)
 {
     memset(out, 0, sizeof *out);
     if (r->no_reduce)
@@ -17,7 +17,10 @@ int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated,
         return 0;
     for (size_t i = 0; i < n; i++)
         reduce_observe_add(&out->obs, r->cn, goals[i], negated[i]);
-    out->red = reduce_build(r->cn, &out->obs);
+    out->obs.lassos = lassos;
+    /* the implicit places' linear programs: a small share of the time */
+    double lp = 0.02 * mcc_time_left(r);
+    out->red = reduce_build(r->cn, &out->obs, lp < 1.0 ? lp : 1.0);
     net_t *net = out->red ? reduce_net(out->red) : NULL;
     if (!net || (net->nplaces == r->cn->nplaces && net->ntransitions == r->cn->ntransitions) ||
         !(out->cn = nc_compile(net))) {

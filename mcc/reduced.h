@@ -15,11 +15,12 @@ typedef struct mcc_reduced {
 #define TECH_REDUCTION "STRUCTURAL_REDUCTION"
 
 /* Reduces r's net for searches of goals[i] (negated[i]: a search for its
- * negation; a NULL goal: a deadlock).  1 when the net got smaller (out
+ * negation; a NULL goal: a deadlock); lassos: for LTL, whose lassos must
+ * stay lassos (reduce_observed).  1 when the net got smaller (out
  * holds the reduction), 0 when it did not, or reduction is off, or memory
  * ran out (out is then empty and the search uses r's net). */
 int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated, size_t n,
-               mcc_reduced *out);
+               int lassos, mcc_reduced *out);
 
 /* Makes ev, a run of the reduced net, a run of r's net; *owned is the new
  * array (the caller frees it).  0 (also when m is empty), or -1 on no

@@ -22,7 +22,6 @@
 #define MAX_Y 48            /* places in Q */
 #define MAX_ROWS 400        /* transitions touching p or Q */
 #define MAX_LPS 2000        /* systems per reduction */
-#define SECONDS 2.0         /* for all of them */
 #define SCALE 720720.0      /* lcm(1..16): small fractions stay exact */
 #define Y_MAX 1048576.0     /* larger multipliers are not checked */
 
@@ -184,7 +183,7 @@ static int neighbourhood(rw_net *w, uint32_t p, const uint32_t *tstart, const ui
 
 long rw_implicit_places(rw_net *w)
 {
-    if (w->implicit_tries >= MAX_LPS)
+    if (w->implicit_tries >= MAX_LPS || w->lassos)
         return 0;
     /* which transitions touch each place, made once for the pass */
     uint32_t *tstart = calloc((size_t)w->np + 2, sizeof *tstart);
@@ -211,11 +210,10 @@ long rw_implicit_places(rw_net *w)
             for (uint32_t k = 0; k < w->t[x].n; k++)
                 tof[tstart[w->t[x].e[k].place + 1]++] = x;
     removed = 0;
-    double until = lpg_now() + SECONDS;
     for (uint32_t p = 0; p < w->np && w->implicit_tries < MAX_LPS; p++) {
         if (!w->p[p].alive || w->p[p].visible || w->p[p].implicit_tried)
             continue;
-        if (lpg_now() > until)
+        if (lpg_now() > w->lp_until)
             break;
         w->p[p].implicit_tried = 1;
         uint32_t nq, nt;

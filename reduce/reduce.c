@@ -1,5 +1,6 @@
 /* The reduction's driver: the working net from the compiled one, the
  * rules to a fixed point, and the reduced net_t with its maps back. */
+#include "checkers/lpguard.h"
 #include "work.h"
 
 #include <stdlib.h>
@@ -116,6 +117,7 @@ static int rw_load(rw_net *w, const cnet_t *cn, const reduce_observed *obs)
     w->np = cn->nplaces;
     w->nt = cn->ntransitions;
     w->deadlock_negated = obs->deadlock_negated;
+    w->lassos = obs->lassos;
     w->p = calloc((size_t)w->np + 1, sizeof *w->p);
     w->t = calloc((size_t)w->nt + 1, sizeof *w->t);
     if (!w->p || !w->t)
@@ -248,11 +250,23 @@ static int build_net(reduction *r, const rw_net *w, const net_t *orig)
     return 0;
 }
 
-reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs)
+int reduce_keeps_ltl(const tree_t *f)
+{
+    if (!f)
+        return 1;
+    if (f->op == T_X || f->op == T_DEADLOCK || f->op == T_ACTION)
+        return 0;
+    return reduce_keeps_ltl(f->l) && reduce_keeps_ltl(f->r);
+}
+
+reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, double lp_seconds)
 {
     reduction *r = calloc(1, sizeof *r);
     rw_net w;
-    if (!r || rw_load(&w, cn, obs) < 0 || rw_reduce(&w) < 0 || build_net(r, &w, cn->net) < 0) {
+    int loaded = r && rw_load(&w, cn, obs) == 0;
+    if (loaded)
+        w.lp_until = lpg_now() + lp_seconds;
+    if (!loaded || rw_reduce(&w) < 0 || build_net(r, &w, cn->net) < 0) {
         nc_error(cn->net->file, 0, "out of memory while reducing the net");
         if (r)
             rw_free(&w);

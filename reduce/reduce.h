@@ -10,7 +10,9 @@
  * into a run of the original net that ends in a marking agreeing with the
  * reduced run's end on every observed place, and equal to it wherever the
  * reduced net still has the place.  Hence EF-questions (dl, reach) keep
- * their answer and their witnesses.  The rules, in reduce/rules.c:
+ * their answer and their witnesses.  Runs correspond up to steps that
+ * change nothing observed, so LTL without X keeps its answer too
+ * (reduce_keeps_ltl), and a lasso expands into a lasso.  The rules, in reduce/rules.c:
  *
  *   dead transitions   a transition needing more of a place than it starts
  *                      with, where nothing adds to that place, never fires;
@@ -48,6 +50,10 @@ typedef struct reduce_observed {
     uint8_t *place;        /* nplaces flags: a formula weighs the place */
     uint8_t *transition;   /* ntransitions flags: a formula asks its fireability */
     int deadlock_negated;  /* "deadlock" occurs under a negation */
+    /* Lassos must stay lassos: a loop of the reduced net must return to
+     * the same marking of the given net.  Sink and implicit places, whose
+     * counts may drift along a loop, are then kept. */
+    int lassos;
 } reduce_observed;
 
 /* What the rules removed, for statistics and tests. */
@@ -68,10 +74,16 @@ int reduce_observe(const cnet_t *cn, const tree_t *f, reduce_observed *obs);
 void reduce_observe_add(reduce_observed *obs, const cnet_t *cn, const tree_t *f, int negated);
 void reduce_observed_free(reduce_observed *obs);
 
-/* Reduces the net of cn for questions observing obs.  NULL on no memory
- * (after nc_error).  The reduced net is reduce_net(r); it is a new net_t
- * whose fused transitions have no id. */
-reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs);
+/* Reduces the net of cn for questions observing obs; the linear programs
+ * of implicit places stop after lp_seconds.  NULL on no memory (after
+ * nc_error).  The reduced net is reduce_net(r); it is a new net_t whose
+ * fused transitions have no id. */
+reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, double lp_seconds);
+
+/* Whether the reduction keeps the answer of LTL formula f: f has no X
+ * (agglomeration drops steps nobody observes, which only X could tell),
+ * no deadlock and no action proposition. */
+int reduce_keeps_ltl(const tree_t *f);
 void reduce_free(reduction *r);
 
 net_t *reduce_net(reduction *r);

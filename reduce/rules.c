@@ -149,6 +149,8 @@ long rw_constant_places(rw_net *w)
 
 long rw_sink_places(rw_net *w)
 {
+    if (w->lassos)
+        return 0;
     uint8_t *needed = calloc((size_t)w->np + 1, 1);
     if (!needed)
         return -1;

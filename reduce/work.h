@@ -34,7 +34,9 @@ typedef struct rw_net {
     rw_place *p;
     uint32_t np;
     int deadlock_negated;
+    int lassos;                /* reduce_observed.lassos */
     unsigned implicit_tries;   /* linear programs solved so far */
+    double lp_until;           /* lpg_now() deadline of those programs */
     reduce_stats stats;
 } rw_net;
 

@@ -6,6 +6,7 @@
 #define MCK_TEST_RANDNET_H
 
 #include "checkers/checkers.h"
+#include "lassoeval.h"
 #include "replay.h"
 #include "result.h"
 #include "rnd.h"
@@ -209,6 +210,141 @@ static void differential(net_t *(*make_net)(void), int nets, int goals, int dept
             tree_t *f = random_formula((uint32_t)net->nplaces, (uint32_t)net->ntransitions,
                                        depth);
             compare(net, f, KIND_REACH, reduced, label, reach);
+            tree_free(f);
+        }
+        nc_free_net(net);
+    }
+}
+
+static tree_t *random_ltl(uint32_t P, uint32_t T, int depth)
+{
+    if (depth == 0 || rnd(4) == 0) {
+        tree_t *a = random_atom(P, T);
+        /* deadlock reads every transition: keep it rare so that most
+         * formulas leave room for reduction */
+        if (a->op == T_DEADLOCK && rnd(4)) {
+            tree_free(a);
+            lin_term term = {rnd(P), 1};
+            a = tree_cmp(&term, 1, -1, REL_GE);
+        }
+        return a;
+    }
+    switch (rnd(7)) {
+    case 0: return tree_unary(T_NOT, random_ltl(P, T, depth - 1));
+    case 1: return tree_binary(T_AND, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
+    case 2: return tree_binary(T_OR, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
+    case 3: return tree_unary(T_F, random_ltl(P, T, depth - 1));
+    case 4: return tree_unary(T_G, random_ltl(P, T, depth - 1));
+    case 5: return tree_binary(T_U, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
+    default: return tree_binary(T_R, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
+    }
+}
+
+typedef struct positions {
+    const net_t *net;
+    nc_count **m;        /* the marking at each position of the lasso */
+} positions;
+
+static int position_atom(void *ctx, size_t pos, const tree_t *f)
+{
+    const positions *ps = ctx;
+    at a = {ps->net, ps->m[pos]};
+    tree_eval_ctx ec = {ps->m[pos], replay_enabled_cb, replay_dead_cb, &a};
+    return tree_eval_state(f, &ec);
+}
+
+/* 1 when res's counterexample is a lasso of the net (steps enabled, the
+ * cycle closed, or a deadlock repeated) on which f is false. */
+static int lasso_violates(const net_t *net, const result_t *res, const tree_t *f)
+{
+    size_t n = res->run_len + 1, P = net->nplaces + 1;
+    positions ps = {net, calloc(n, sizeof *ps.m)};
+    int ok = ps.m != NULL && res->role == RUN_COUNTEREXAMPLE && res->loop_start <= res->run_len;
+    for (size_t i = 0; ok && i < n; i++) {
+        ps.m[i] = calloc(P, sizeof **ps.m);
+        ok = ps.m[i] != NULL;
+        if (!ok)
+            break;
+        if (i == 0) {
+            replay_initial(net, ps.m[0]);
+            continue;
+        }
+        uint32_t t = res->run[i - 1];
+        memcpy(ps.m[i], ps.m[i - 1], P * sizeof **ps.m);
+        ok = t < net->ntransitions && replay_enabled(net, ps.m[i], t);
+        if (ok)
+            replay_fire(net, ps.m[i], t);
+    }
+    size_t len = n, loop = res->loop_start;
+    if (ok && res->loop_start == res->run_len) {
+        ok = replay_dead(net, ps.m[n - 1]);   /* the deadlock repeats */
+    } else if (ok) {
+        ok = !memcmp(ps.m[n - 1], ps.m[loop], P * sizeof **ps.m);
+        len = n - 1;   /* the last position is the loop's first again */
+    }
+    char *v = malloc(n);
+    if (ok && v) {
+        lasso_eval(f, len, loop, position_atom, &ps, v);
+        ok = v[0] == 0;
+    }
+    free(v);
+    for (size_t i = 0; ps.m && i < n; i++)
+        free(ps.m[i]);
+    free(ps.m);
+    return ok;
+}
+
+
+/* ---- LTL ---- */
+
+typedef struct ltl_tally {
+    unsigned cases, agree, decided, shown, reduced, skipped;
+} ltl_tally;
+
+/* nets random nets with per_net random LTL formulas without X each; the
+ * reduced checker against explicit, every counterexample replayed as a
+ * lasso of the given net on which the formula is false.  Formulas the
+ * reduced checker does not accept are counted as skipped. */
+static void ltl_differential(net_t *(*make_net)(void), int nets, int per_net,
+                             checker_run reduced, const char *label, ltl_tally *t,
+                             int (*accepts)(const tree_t *, prop_kind, char *, size_t))
+{
+    for (int i = 0; i < nets; i++) {
+        net_t *net = make_net();
+        const cnet_t *cn = nc_compile(net);
+        for (int g = 0; g < per_net; g++) {
+            tree_t *f = random_ltl((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
+            char why[200];
+            if (accepts && !accepts(f, KIND_LTL, why, sizeof why)) {
+                t->skipped++;
+                tree_free(f);
+                continue;
+            }
+            check_options opt = options();
+            result_t full, red;
+            result_init(&full);
+            result_init(&red);
+            explicit_run(cn, f, KIND_LTL, &opt, &full);
+            reduced(cn, f, KIND_LTL, &opt, &red);
+            t->cases++;
+            t->reduced += red.states < full.states;
+            if (full.answer == ANSWER_UNKNOWN || red.answer == ANSWER_UNKNOWN) {
+                t->agree++;
+            } else {
+                t->decided++;
+                if (full.answer == red.answer) {
+                    t->agree++;
+                } else {
+                    char *txt = tree_to_string(f);
+                    printf("# ltl differs: %s: explicit %d, %s %d\n", txt ? txt : "?",
+                           (int)full.answer, label, (int)red.answer);
+                    free(txt);
+                }
+                if (red.answer == ANSWER_YES || lasso_violates(net, &red, f))
+                    t->shown++;
+            }
+            result_clear(&full);
+            result_clear(&red);
             tree_free(f);
         }
         nc_free_net(net);

@@ -7,7 +7,6 @@
  * (lassoeval.h), and on concurrent nets it must visit far fewer markings. */
 #include "checkers/checkers.h"
 #include "checkers/stubborn.h"
-#include "lassoeval.h"
 #include "randnet.h"
 #include "unit.h"
 
@@ -16,128 +15,17 @@
 #define NETS 1000
 #define GOALS_PER_NET 4
 
-static tree_t *random_ltl(uint32_t P, uint32_t T, int depth)
-{
-    if (depth == 0 || rnd(4) == 0) {
-        tree_t *a = random_atom(P, T);
-        /* deadlock reads every transition: keep it rare so that most
-         * formulas leave room for reduction */
-        if (a->op == T_DEADLOCK && rnd(4)) {
-            tree_free(a);
-            lin_term term = {rnd(P), 1};
-            a = tree_cmp(&term, 1, -1, REL_GE);
-        }
-        return a;
-    }
-    switch (rnd(7)) {
-    case 0: return tree_unary(T_NOT, random_ltl(P, T, depth - 1));
-    case 1: return tree_binary(T_AND, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
-    case 2: return tree_binary(T_OR, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
-    case 3: return tree_unary(T_F, random_ltl(P, T, depth - 1));
-    case 4: return tree_unary(T_G, random_ltl(P, T, depth - 1));
-    case 5: return tree_binary(T_U, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
-    default: return tree_binary(T_R, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
-    }
-}
-
-typedef struct positions {
-    const net_t *net;
-    nc_count **m;        /* the marking at each position of the lasso */
-} positions;
-
-static int position_atom(void *ctx, size_t pos, const tree_t *f)
-{
-    const positions *ps = ctx;
-    at a = {ps->net, ps->m[pos]};
-    tree_eval_ctx ec = {ps->m[pos], replay_enabled_cb, replay_dead_cb, &a};
-    return tree_eval_state(f, &ec);
-}
-
-/* 1 when res's counterexample is a lasso of the net (steps enabled, the
- * cycle closed, or a deadlock repeated) on which f is false. */
-static int lasso_violates(const net_t *net, const result_t *res, const tree_t *f)
-{
-    size_t n = res->run_len + 1, P = net->nplaces + 1;
-    positions ps = {net, calloc(n, sizeof *ps.m)};
-    int ok = ps.m != NULL && res->role == RUN_COUNTEREXAMPLE && res->loop_start <= res->run_len;
-    for (size_t i = 0; ok && i < n; i++) {
-        ps.m[i] = calloc(P, sizeof **ps.m);
-        ok = ps.m[i] != NULL;
-        if (!ok)
-            break;
-        if (i == 0) {
-            replay_initial(net, ps.m[0]);
-            continue;
-        }
-        uint32_t t = res->run[i - 1];
-        memcpy(ps.m[i], ps.m[i - 1], P * sizeof **ps.m);
-        ok = t < net->ntransitions && replay_enabled(net, ps.m[i], t);
-        if (ok)
-            replay_fire(net, ps.m[i], t);
-    }
-    size_t len = n, loop = res->loop_start;
-    if (ok && res->loop_start == res->run_len) {
-        ok = replay_dead(net, ps.m[n - 1]);   /* the deadlock repeats */
-    } else if (ok) {
-        ok = !memcmp(ps.m[n - 1], ps.m[loop], P * sizeof **ps.m);
-        len = n - 1;   /* the last position is the loop's first again */
-    }
-    char *v = malloc(n);
-    if (ok && v) {
-        lasso_eval(f, len, loop, position_atom, &ps, v);
-        ok = v[0] == 0;
-    }
-    free(v);
-    for (size_t i = 0; ps.m && i < n; i++)
-        free(ps.m[i]);
-    free(ps.m);
-    return ok;
-}
-
 static void test_random_ltl(void)
 {
-    unsigned cases = 0, agree = 0, decided = 0, shown = 0, reduced = 0;
-    for (int i = 0; i < NETS; i++) {
-        net_t *net = random_net();
-        const cnet_t *cn = nc_compile(net);
-        for (int g = 0; g < 2; g++) {
-            tree_t *f = random_ltl((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
-            check_options opt = options();
-            result_t full, red;
-            result_init(&full);
-            result_init(&red);
-            explicit_run(cn, f, KIND_LTL, &opt, &full);
-            stubborn_run(cn, f, KIND_LTL, &opt, &red);
-            cases++;
-            reduced += red.states < full.states;
-            if (full.answer == ANSWER_UNKNOWN || red.answer == ANSWER_UNKNOWN) {
-                agree++;
-            } else {
-                decided++;
-                if (full.answer == red.answer) {
-                    agree++;
-                } else {
-                    char *txt = tree_to_string(f);
-                    printf("# ltl differs: %s: explicit %d, stubborn %d\n", txt ? txt : "?",
-                           (int)full.answer, (int)red.answer);
-                    free(txt);
-                }
-                if (red.answer == ANSWER_YES || lasso_violates(net, &red, f))
-                    shown++;
-            }
-            result_clear(&full);
-            result_clear(&red);
-            tree_free(f);
-        }
-        nc_free_net(net);
-    }
-    CHECK(agree == cases, "ltl: stubborn agrees with explicit on %u of %u random formulas "
-          "(%u decided)", agree, cases, decided);
-    CHECK(shown == decided, "ltl: %u of %u answers shown (every counterexample a violating "
-          "lasso of the net)", shown, decided);
-    CHECK(decided > cases * 3 / 4 && reduced > 0,
-          "ltl: most decided (%u of %u), the reduction visits fewer states in %u", decided,
-          cases, reduced);
+    ltl_tally t = {0};
+    ltl_differential(random_net, NETS, 2, stubborn_run, "stubborn", &t, NULL);
+    CHECK(t.agree == t.cases, "ltl: stubborn agrees with explicit on %u of %u random formulas "
+          "(%u decided)", t.agree, t.cases, t.decided);
+    CHECK(t.shown == t.decided, "ltl: %u of %u answers shown (every counterexample a violating "
+          "lasso of the net)", t.shown, t.decided);
+    CHECK(t.decided > t.cases * 3 / 4 && t.reduced > 0,
+          "ltl: most decided (%u of %u), the reduction visits fewer states in %u", t.decided,
+          t.cases, t.reduced);
 }
 
 static void test_random(void)
