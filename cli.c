@@ -79,6 +79,8 @@ void report_statistics(FILE *err, const result_t *res)
         fprintf(err, "speed: %.0f states/s\n", res->states / res->seconds);
     if (res->techniques[0])
         fprintf(err, "techniques: %s\n", res->techniques);
+    if (res->net_note[0])
+        fprintf(err, "net: %s\n", res->net_note);
 }
 
 int write_verdict_file(const char *path, net_t *net, const char *property, prop_kind kind,

@@ -29,6 +29,7 @@ typedef struct result {
     double seconds;
     size_t peak_bytes;
     char techniques[128];      /* space-separated MCC technique names */
+    char net_note[96];         /* what the search ran on, when not the net given */
 } result_t;
 
 typedef struct check_options {

@@ -48,6 +48,9 @@ void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
     }
     explicit_run(rc, rf, kind, opt, res);
     result_add_technique(res, "STRUCTURAL_REDUCTION");
+    snprintf(res->net_note, sizeof res->net_note,
+             "reduced to %u of %u places and %u of %u transitions", rc->nplaces, cn->nplaces,
+             rc->ntransitions, cn->ntransitions);
     if (res->run_len || res->role != RUN_NONE) {
         uint32_t *run = NULL;
         size_t len, loop = res->loop_start;
