@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The share of the time limit the implicit places' linear programs get,
- * and their time without a limit. */
-#define LP_SHARE 0.05
-#define LP_SECONDS 1.0
+/* The share of the time limit the reduction may take, and its time when
+ * there is no limit. */
+#define REDUCE_SHARE 0.05
+#define REDUCE_SECONDS 10.0
 
 int reduced_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
 {
@@ -37,12 +37,20 @@ void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
     reduction *r = NULL;
     tree_t *rf = NULL;
     const cnet_t *rc = NULL;
-    double lp = opt->timeout > 0 && LP_SHARE * opt->timeout < LP_SECONDS ?
-                LP_SHARE * opt->timeout : LP_SECONDS;
+    double seconds = opt->timeout > 0 && REDUCE_SHARE * opt->timeout < REDUCE_SECONDS ?
+                     REDUCE_SHARE * opt->timeout : REDUCE_SECONDS;
     int observed = reduce_observe(cn, formula, &obs);
     obs.lassos = kind == KIND_LTL;
-    if (observed < 0 || !(r = reduce_build(cn, &obs, lp)) ||
-        !(rc = nc_compile(reduce_net(r))) || (formula && !(rf = reduce_formula(r, formula)))) {
+    if (observed < 0 || !(r = reduce_build(cn, &obs, seconds))) {
+        result_unknown(res, "out of memory while reducing the net");
+        goto out;
+    }
+    if (!reduce_net(r)) {   /* too little to remove: the given net it is */
+        explicit_run(cn, formula, kind, opt, res);
+        snprintf(res->net_note, sizeof res->net_note, "not reduced (too little to remove)");
+        goto out;
+    }
+    if (!(rc = nc_compile(reduce_net(r))) || (formula && !(rf = reduce_formula(r, formula)))) {
         result_unknown(res, "out of memory while reducing the net");
         goto out;
     }

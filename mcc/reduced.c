@@ -18,9 +18,8 @@ int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated,
     for (size_t i = 0; i < n; i++)
         reduce_observe_add(&out->obs, r->cn, goals[i], negated[i]);
     out->obs.lassos = lassos;
-    /* the implicit places' linear programs: a small share of the time */
-    double lp = 0.02 * mcc_time_left(r);
-    out->red = reduce_build(r->cn, &out->obs, lp < 1.0 ? lp : 1.0);
+    /* a small share of the time */
+    out->red = reduce_build(r->cn, &out->obs, 0.05 * mcc_time_left(r));
     net_t *net = out->red ? reduce_net(out->red) : NULL;
     if (!net || (net->nplaces == r->cn->nplaces && net->ntransitions == r->cn->ntransitions) ||
         !(out->cn = nc_compile(net))) {

@@ -213,7 +213,7 @@ long rw_implicit_places(rw_net *w)
     for (uint32_t p = 0; p < w->np && w->implicit_tries < MAX_LPS; p++) {
         if (!w->p[p].alive || w->p[p].visible || w->p[p].implicit_tried)
             continue;
-        if (lpg_now() > w->lp_until)
+        if (lpg_now() > w->until)
             break;
         w->p[p].implicit_tried = 1;
         uint32_t nq, nt;

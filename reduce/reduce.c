@@ -167,13 +167,15 @@ static int rw_reduce(rw_net *w)
                                        rw_duplicate_transitions, rw_free_sequences};
     for (unsigned round = 0; round < MAX_ROUNDS; round++) {
         long changed = 0;
-        for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        for (size_t i = 0; i < sizeof rules / sizeof rules[0] && lpg_now() <= w->until; i++) {
             long n = rules[i](w);
             if (n < 0)
                 return -1;
             changed += n;
         }
         w->stats.rounds = round + 1;
+        if (lpg_now() > w->until)
+            break;
         if (!changed) {
             long n = rw_implicit_places(w);
             if (n < 0)
@@ -186,6 +188,22 @@ static int rw_reduce(rw_net *w)
 }
 
 /* ---- the reduced net ---- */
+
+/* Less than this share of the places and of the transitions removed, and
+ * building and compiling a second net (as large as the first) costs more
+ * than the search saves. */
+#define WORTH_SHARE 0.05
+
+static int worth_building(const rw_net *w)
+{
+    size_t places = 0, trans = 0;
+    for (uint32_t p = 0; p < w->np; p++)
+        places += w->p[p].alive;
+    for (uint32_t t = 0; t < w->nt; t++)
+        trans += w->t[t].alive && w->t[t].seqlen == 1;
+    return (double)(w->np - places) > WORTH_SHARE * w->np ||
+           (double)(w->nt - trans) > WORTH_SHARE * w->nt;
+}
 
 static int add_arcs(net_t *net, uint32_t t, const rw_trans *tr, const uint32_t *place_map)
 {
@@ -259,14 +277,14 @@ int reduce_keeps_ltl(const tree_t *f)
     return reduce_keeps_ltl(f->l) && reduce_keeps_ltl(f->r);
 }
 
-reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, double lp_seconds)
+reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, double seconds)
 {
     reduction *r = calloc(1, sizeof *r);
     rw_net w;
     int loaded = r && rw_load(&w, cn, obs) == 0;
     if (loaded)
-        w.lp_until = lpg_now() + lp_seconds;
-    if (!loaded || rw_reduce(&w) < 0 || build_net(r, &w, cn->net) < 0) {
+        w.until = lpg_now() + seconds;
+    if (!loaded || rw_reduce(&w) < 0 || (worth_building(&w) && build_net(r, &w, cn->net) < 0)) {
         nc_error(cn->net->file, 0, "out of memory while reducing the net");
         if (r)
             rw_free(&w);
@@ -305,11 +323,15 @@ const reduce_stats *reduce_statistics(const reduction *r)
 
 uint32_t reduce_place(const reduction *r, uint32_t place)
 {
+    if (!r->net)
+        return place;
     return place < r->orig_places ? r->place_map[place] : REDUCE_NONE;
 }
 
 uint32_t reduce_transition(const reduction *r, uint32_t transition)
 {
+    if (!r->net)
+        return transition;
     return transition < r->orig_trans ? r->trans_map[transition] : REDUCE_NONE;
 }
 
@@ -349,6 +371,15 @@ tree_t *reduce_formula(const reduction *r, const tree_t *f)
 int reduce_map_run(const reduction *r, const uint32_t *run, size_t len, uint32_t **out,
                    size_t *outlen, size_t *loop)
 {
+    if (!r->net) {
+        *out = malloc((len + 1) * sizeof **out);
+        if (!*out)
+            return -1;
+        if (len)
+            memcpy(*out, run, len * sizeof **out);
+        *outlen = len;
+        return 0;
+    }
     size_t total = 0, nt = r->net->ntransitions;
     for (size_t i = 0; i < len; i++)
         if (run[i] < nt)

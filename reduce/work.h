@@ -36,7 +36,7 @@ typedef struct rw_net {
     int deadlock_negated;
     int lassos;                /* reduce_observed.lassos */
     unsigned implicit_tries;   /* linear programs solved so far */
-    double lp_until;           /* lpg_now() deadline of those programs */
+    double until;              /* lpg_now() by which the rules stop */
     reduce_stats stats;
 } rw_net;
 
