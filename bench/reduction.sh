@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || set -- DrinkVendingMachine-PT-02 Railroad-PT-005 Railroad-PT-010 \
     ParamProductionCell-PT-0 ShieldIIPs-PT-001B DES-PT-01b GPPP-PT-C0001N0000000010 \
-    TCPcondis-PT-05 IBM703-PT-none IBM5964-PT-none CacheCoherence-PT-none \
+    TCPcondis-PT-05 IBM703-PT-none IBM5964-PT-none ARMCacheCoherence-PT-none \
     AirplaneLD-PT-0010 Dekker-PT-010
 tmp="${TMPDIR:-/tmp}/mck_bench_red.$$"
 trap 'rm -f "$tmp".*' EXIT INT TERM
