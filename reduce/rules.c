@@ -3,6 +3,7 @@
  * made at its start; a rule that rewrites transitions marks the places it
  * touched as dirty and leaves them to the next pass, so that no decision
  * rests on a stale column. */
+#include "checkers/lpguard.h"
 #include "work.h"
 
 #include <stdlib.h>
@@ -417,10 +418,10 @@ static int fuse(rw_trans *h, const rw_trans *u, int64_t k)
     return 0;
 }
 
-long rw_free_sequences(rw_net *w)
+/* One pass: every place whose neighbourhood no fusion of this pass has
+ * touched yet (the columns are from the pass's start). */
+static long free_sequences_pass(rw_net *w)
 {
-    if (w->deadlock_negated)
-        return 0;
     columns c;
     if (columns_build(w, &c) < 0)
         return -1;
@@ -473,4 +474,20 @@ long rw_free_sequences(rw_net *w)
     columns_free(&c);
     w->stats.agglomerated += (size_t)removed;
     return removed;
+}
+
+/* Passes until none fuses, so that a chain of steps is agglomerated in one
+ * call rather than one step per round of all the rules. */
+long rw_free_sequences(rw_net *w)
+{
+    if (w->deadlock_negated)
+        return 0;
+    long total = 0, n;
+    do {
+        n = free_sequences_pass(w);
+        if (n < 0)
+            return -1;
+        total += n;
+    } while (n > 0 && lpg_now() <= w->until);
+    return total;
 }
