@@ -137,14 +137,14 @@ static int exact_check(implicit_lp *a)
 
 /* Q and the transitions to constrain, from the live entries; 0 when p's
  * neighbourhood is too large to try. */
-static int neighbourhood(rw_net *w, uint32_t p, const uint32_t *tstart, const uint32_t *tof,
+static int neighbourhood(rw_net *w, uint32_t p, const columns *c,
                          uint8_t *inq, uint8_t *in_rows, uint32_t *q, uint32_t *nq, uint32_t *t,
                          uint32_t *nt)
 {
     *nq = *nt = 0;
     int ok = 1;
-    for (uint32_t i = tstart[p]; i < tstart[p + 1] && ok; i++) {
-        rw_trans *tr = &w->t[tof[i]];
+    for (uint32_t i = c->start[p]; i < c->start[p + 1] && ok; i++) {
+        rw_trans *tr = &w->t[c->t[i]];
         if (!tr->alive || !rw_find(tr, p))
             continue;
         for (uint32_t k = 0; k < tr->n && ok; k++) {
@@ -163,8 +163,8 @@ static int neighbourhood(rw_net *w, uint32_t p, const uint32_t *tstart, const ui
     memcpy(around, q, *nq * sizeof *q);
     around[*nq] = p;
     for (uint32_t j = 0; j <= *nq && ok; j++)
-        for (uint32_t i = tstart[around[j]]; i < tstart[around[j] + 1] && ok; i++) {
-            uint32_t x = tof[i];
+        for (uint32_t i = c->start[around[j]]; i < c->start[around[j] + 1] && ok; i++) {
+            uint32_t x = c->t[i];
             if (in_rows[x] || !w->t[x].alive)
                 continue;
             if (*nt == MAX_ROWS)
@@ -185,30 +185,14 @@ long rw_implicit_places(rw_net *w)
 {
     if (w->implicit_tries >= MAX_LPS || w->lassos)
         return 0;
-    /* which transitions touch each place, made once for the pass */
-    uint32_t *tstart = calloc((size_t)w->np + 2, sizeof *tstart);
-    size_t total = 0;
-    for (uint32_t x = 0; x < w->nt; x++)
-        if (w->t[x].alive)
-            total += w->t[x].n;
-    uint32_t *tof = malloc((total + 1) * sizeof *tof);
+    columns c = {NULL, NULL};
     uint8_t *inq = calloc((size_t)w->np + 1, 1), *in_rows = calloc((size_t)w->nt + 1, 1);
     uint32_t *q = malloc(MAX_Y * sizeof *q), *t = malloc(MAX_ROWS * sizeof *t);
     double *y = malloc(MAX_Y * sizeof *y), *val = malloc((MAX_Y + 1) * sizeof *val);
     int *ind = malloc((MAX_Y + 1) * sizeof *ind);
     long removed = -1;
-    if (!tstart || !tof || !inq || !in_rows || !q || !t || !y || !val || !ind)
+    if (!inq || !in_rows || !q || !t || !y || !val || !ind || columns_build(w, &c) < 0)
         goto out;
-    for (uint32_t x = 0; x < w->nt; x++)
-        if (w->t[x].alive)
-            for (uint32_t k = 0; k < w->t[x].n; k++)
-                tstart[w->t[x].e[k].place + 2]++;
-    for (uint32_t p = 0; p < w->np; p++)
-        tstart[p + 2] += tstart[p + 1];
-    for (uint32_t x = 0; x < w->nt; x++)
-        if (w->t[x].alive)
-            for (uint32_t k = 0; k < w->t[x].n; k++)
-                tof[tstart[w->t[x].e[k].place + 1]++] = x;
     removed = 0;
     for (uint32_t p = 0; p < w->np && w->implicit_tries < MAX_LPS; p++) {
         if (!w->p[p].alive || w->p[p].visible || w->p[p].implicit_tried)
@@ -217,20 +201,20 @@ long rw_implicit_places(rw_net *w)
             break;
         w->p[p].implicit_tried = 1;
         uint32_t nq, nt;
-        if (!neighbourhood(w, p, tstart, tof, inq, in_rows, q, &nq, t, &nt))
+        if (!neighbourhood(w, p, &c, inq, in_rows, q, &nq, t, &nt))
             continue;
         implicit_lp a = {w, p, q, nq, t, nt, y, ind, val};
         w->implicit_tries++;
         if (lpg_run(solve, &a) != 1 || !exact_check(&a))
             continue;
-        for (uint32_t i = tstart[p]; i < tstart[p + 1]; i++)
-            rw_drop(&w->t[tof[i]], p);
+        for (uint32_t i = c.start[p]; i < c.start[p + 1]; i++)
+            rw_drop(&w->t[c.t[i]], p);
         w->p[p].alive = 0;
         removed++;
     }
 out:
-    free(tstart);
-    free(tof);
+    if (c.start)
+        columns_free(&c);
     free(inq);
     free(in_rows);
     free(q);

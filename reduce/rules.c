@@ -35,11 +35,7 @@ void rw_drop(rw_trans *t, uint32_t p)
 /* ---- the column index: the alive transitions with an entry on each place,
  * in increasing order ---- */
 
-typedef struct columns {
-    uint32_t *start, *t;
-} columns;
-
-static int columns_build(const rw_net *w, columns *c)
+int columns_build(const rw_net *w, columns *c)
 {
     c->start = calloc((size_t)w->np + 1, sizeof *c->start);
     size_t total = 0;
@@ -73,7 +69,7 @@ static int columns_build(const rw_net *w, columns *c)
     return 0;
 }
 
-static void columns_free(columns *c)
+void columns_free(columns *c)
 {
     free(c->start);
     free(c->t);

@@ -54,6 +54,15 @@ long rw_free_sequences(rw_net *w);
 long rw_sink_places(rw_net *w);
 long rw_implicit_places(rw_net *w);   /* reduce/implicit.c */
 
+/* The column index: the alive transitions with an entry on each place
+ * (t[start[p]] .. t[start[p+1]-1], in increasing order), made for one
+ * pass; columns_build returns 0, or -1 on no memory. */
+typedef struct columns {
+    uint32_t *start, *t;
+} columns;
+int columns_build(const rw_net *w, columns *c);
+void columns_free(columns *c);
+
 /* The entry of place p in t, or NULL. */
 rw_entry *rw_find(rw_trans *t, uint32_t p);
 /* Drops the entry of place p from t, if any. */
