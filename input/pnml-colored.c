@@ -1074,6 +1074,19 @@ static int node_id(reader *R, xmlNode *n, char **id)
     return 0;
 }
 
+/* An initial marking is evaluated without a binding. */
+static const pc_term *first_variable(const pc_term *t)
+{
+    if (t->op == PC_T_VAR)
+        return t;
+    for (uint32_t i = 0; i < t->nk; i++) {
+        const pc_term *v = first_variable(t->k[i]);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
 static int read_place(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
@@ -1110,6 +1123,8 @@ static int read_place(reader *R, xmlNode *n)
             return -1;
         if (!(p->initial = multiset(R, s, p->sort, 0)))
             return -1;
+        if (first_variable(p->initial))
+            return fail(R, m, "a variable in <hlinitialMarking>: an initial marking has no binding");
     }
     return 0;
 }

@@ -105,6 +105,7 @@ too-many-places|13|the unfolding would have 20000000 places (limit 10000000): re
 unknown-variable|15|unknown variable 'nope'
 unsupported-color|15|<stringconstant> as a color is not supported
 unsupported-sort|12|<string> as a sort is not supported
+variable-initial|13|a variable in <hlinitialMarking>: an initial marking has no binding
 EOF
 
 # ---- 2. every shared colored instance is read ----
