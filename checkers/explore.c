@@ -68,6 +68,15 @@ struct explore {
     uint64_t *tbits;
     uint32_t *always;     /* transitions that need nothing */
     uint32_t nalways;
+    /* incremental enabledness: en_bits holds the enabled transitions of
+     * the marking in m; the next state is decoded into mnext and only the
+     * transitions needing a place whose count differs are tested again */
+    uint64_t *en_bits;
+    int en_valid;
+    nc_count *mnext;      /* zero but for its marked places */
+    uint32_t *markednext;
+    uint32_t *changed;
+    uint64_t en_full, en_incremental;
 
     /* a new state's marking, for on_state (stage C) */
     nc_count *m2;
@@ -128,8 +137,13 @@ explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_pare
     ex->stamp = scratch(ex, T, sizeof *ex->stamp);
     ex->tbits = scratch(ex, (T + 63) / 64, sizeof *ex->tbits);
     ex->always = scratch(ex, T, sizeof *ex->always);
+    ex->en_bits = scratch(ex, (T + 63) / 64, sizeof *ex->en_bits);
+    ex->mnext = scratch(ex, P, sizeof *ex->mnext);
+    ex->markednext = scratch(ex, P, sizeof *ex->markednext);
+    ex->changed = scratch(ex, 2 * (size_t)P, sizeof *ex->changed);
     if (!ex->m || !ex->marked || !ex->m2 || !ex->marked2 || !ex->key || !ex->bkeys ||
-        !ex->batch || !ex->enabled || !ex->hits || !ex->stamp || !ex->tbits || !ex->always) {
+        !ex->batch || !ex->enabled || !ex->hits || !ex->stamp || !ex->tbits || !ex->always ||
+        !ex->en_bits || !ex->mnext || !ex->markednext || !ex->changed) {
         explore_free(ex);
         return NULL;
     }
@@ -155,6 +169,10 @@ void explore_free(explore_t *ex)
     free(ex->stamp);
     free(ex->tbits);
     free(ex->always);
+    free(ex->en_bits);
+    free(ex->mnext);
+    free(ex->markednext);
+    free(ex->changed);
     free(ex);
 }
 
@@ -243,17 +261,86 @@ static uint32_t collect_enabled(explore_t *ex)
     return 4 * cost < cn->ntransitions ? enabled_by_hits(ex) : enabled_by_scan(ex);
 }
 
+static void swap_markings(explore_t *ex, uint32_t nnext)
+{
+    nc_count *m = ex->m;
+    uint32_t *marked = ex->marked;
+    for (uint32_t i = 0; i < ex->nmarked; i++)
+        m[marked[i]] = 0;
+    ex->m = ex->mnext;
+    ex->marked = ex->markednext;
+    ex->nmarked = nnext;
+    ex->mnext = m;
+    ex->markednext = marked;
+}
+
+static uint32_t enabled_from_bits(explore_t *ex)
+{
+    uint32_t n = 0, words = (ex->cn->ntransitions + 63) / 64;
+    for (uint32_t w = 0; w < words; w++)
+        for (uint64_t bits = ex->en_bits[w]; bits; bits &= bits - 1)
+            ex->enabled[n++] = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    return n;
+}
+
+/* States next to each other in the queue are mostly siblings or cousins,
+ * a few places apart: testing again only the transitions that need a
+ * changed place beats testing them all, which is done instead when the
+ * changes reach too many transitions (and for the first state). */
+static uint32_t enabled_of_next(explore_t *ex, uint32_t nnext)
+{
+    const cnet_t *cn = ex->cn;
+    const nc_count *m = ex->m, *mn = ex->mnext;
+    uint32_t nchanged = 0;
+    uint64_t cost = 0, limit = cn->ntransitions / 2;
+    if (ex->en_valid) {
+        for (uint32_t i = 0; i < ex->nmarked && cost <= limit; i++) {
+            uint32_t p = ex->marked[i];
+            if (m[p] != mn[p]) {
+                ex->changed[nchanged++] = p;
+                cost += cn->consumers_start[p + 1] - cn->consumers_start[p];
+            }
+        }
+        for (uint32_t i = 0; i < nnext && cost <= limit; i++) {
+            uint32_t p = ex->markednext[i];
+            if (m[p] == 0) {
+                ex->changed[nchanged++] = p;
+                cost += cn->consumers_start[p + 1] - cn->consumers_start[p];
+            }
+        }
+    }
+    swap_markings(ex, nnext);
+    if (!ex->en_valid || cost > limit) {
+        uint32_t n = collect_enabled(ex);
+        memset(ex->en_bits, 0, (cn->ntransitions + 63) / 64 * sizeof *ex->en_bits);
+        for (uint32_t i = 0; i < n; i++)
+            ex->en_bits[ex->enabled[i] >> 6] |= UINT64_C(1) << (ex->enabled[i] & 63);
+        ex->en_valid = 1;
+        ex->en_full++;
+        return n;
+    }
+    for (uint32_t i = 0; i < nchanged; i++) {
+        uint32_t p = ex->changed[i];
+        for (uint32_t k = cn->consumers_start[p]; k < cn->consumers_start[p + 1]; k++) {
+            uint32_t t = cn->consumers[k];
+            uint64_t bit = UINT64_C(1) << (t & 63);
+            ex->en_bits[t >> 6] = (ex->en_bits[t >> 6] & ~bit) |
+                                  ((uint64_t)cn_enabled(cn, ex->m, t) << (t & 63));
+        }
+    }
+    ex->en_incremental++;
+    return enabled_from_bits(ex);
+}
+
 /* ---- stage A: successor keys ---- */
 
 static void load_state(explore_t *ex, store_ref ref)
 {
-    for (uint32_t i = 0; i < ex->nmarked; i++)
-        ex->m[ex->marked[i]] = 0;
-    ex->nmarked = store_decode(ex->st, store_key(ex->st, ref, NULL), ex->m, ex->marked);
+    uint32_t nnext = store_decode(ex->st, store_key(ex->st, ref, NULL), ex->mnext, ex->markednext);
+    ex->nen = enabled_of_next(ex, nnext);
     store_set_base(ex->st, ex->m, ex->marked, ex->nmarked);
     ex->cur = ref;
     ex->cur_id = ex->next_id++;
-    ex->nen = collect_enabled(ex);
     ex->fire = ex->enabled;
     ex->nfire = ex->nen;
     if (ex->reducer && ex->nen > 0) {
