@@ -64,6 +64,7 @@ typedef struct reader {
     smap named_ids, const_ids, var_ids, place_ids, trans_ids, partition_ids;
     int64_t dot;        /* the dot sort, -1 until needed */
     int in_multiset;    /* a tuple's component may be <all>: the product */
+    int in_initial;     /* an initial marking: no binding, so no variable */
 } reader;
 
 /* ------------------------------------------------------------------ */
@@ -727,7 +728,9 @@ static pc_term *color_ref(reader *R, xmlNode *n, int var)
         return NULL;
     int64_t k = smap_get(var ? &R->var_ids : &R->const_ids, id);
     pc_term *t = NULL;
-    if (k < 0 && !var && smap_get(&R->partition_ids, id) >= 0)
+    if (var && R->in_initial)
+        fail(R, n, "a variable in <hlinitialMarking>: an initial marking has no binding");
+    else if (k < 0 && !var && smap_get(&R->partition_ids, id) >= 0)
         fail(R, n, "partition element '%s' in a term is not supported", show(id, a, sizeof a));
     else if (k < 0)
         fail(R, n, "unknown %s '%s'", var ? "variable" : "constant", show(id, a, sizeof a));
@@ -1074,19 +1077,6 @@ static int node_id(reader *R, xmlNode *n, char **id)
     return 0;
 }
 
-/* An initial marking is evaluated without a binding. */
-static const pc_term *first_variable(const pc_term *t)
-{
-    if (t->op == PC_T_VAR)
-        return t;
-    for (uint32_t i = 0; i < t->nk; i++) {
-        const pc_term *v = first_variable(t->k[i]);
-        if (v)
-            return v;
-    }
-    return NULL;
-}
-
 static int read_place(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
@@ -1121,10 +1111,11 @@ static int read_place(reader *R, xmlNode *n)
     if (m) {
         if (!(s = structure_of(R, m)))
             return -1;
-        if (!(p->initial = multiset(R, s, p->sort, 0)))
+        R->in_initial = 1;
+        p->initial = multiset(R, s, p->sort, 0);
+        R->in_initial = 0;
+        if (!p->initial)
             return -1;
-        if (first_variable(p->initial))
-            return fail(R, m, "a variable in <hlinitialMarking>: an initial marking has no binding");
     }
     return 0;
 }
