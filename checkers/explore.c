@@ -75,8 +75,7 @@ struct explore {
     int en_valid;
     nc_count *mnext;      /* zero but for its marked places */
     uint32_t *markednext;
-    uint32_t *changed;
-    uint64_t en_full, en_incremental;
+    uint32_t *changed;    /* places whose count differs: each at most once */
 
     /* a new state's marking, for on_state (stage C) */
     nc_count *m2;
@@ -140,7 +139,7 @@ explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_pare
     ex->en_bits = scratch(ex, (T + 63) / 64, sizeof *ex->en_bits);
     ex->mnext = scratch(ex, P, sizeof *ex->mnext);
     ex->markednext = scratch(ex, P, sizeof *ex->markednext);
-    ex->changed = scratch(ex, 2 * (size_t)P, sizeof *ex->changed);
+    ex->changed = scratch(ex, P, sizeof *ex->changed);
     if (!ex->m || !ex->marked || !ex->m2 || !ex->marked2 || !ex->key || !ex->bkeys ||
         !ex->batch || !ex->enabled || !ex->hits || !ex->stamp || !ex->tbits || !ex->always ||
         !ex->en_bits || !ex->mnext || !ex->markednext || !ex->changed) {
@@ -316,7 +315,6 @@ static uint32_t enabled_of_next(explore_t *ex, uint32_t nnext)
         for (uint32_t i = 0; i < n; i++)
             ex->en_bits[ex->enabled[i] >> 6] |= UINT64_C(1) << (ex->enabled[i] & 63);
         ex->en_valid = 1;
-        ex->en_full++;
         return n;
     }
     for (uint32_t i = 0; i < nchanged; i++) {
@@ -328,7 +326,6 @@ static uint32_t enabled_of_next(explore_t *ex, uint32_t nnext)
                                   ((uint64_t)cn_enabled(cn, ex->m, t) << (t & 63));
         }
     }
-    ex->en_incremental++;
     return enabled_from_bits(ex);
 }
 
