@@ -198,6 +198,9 @@ static void print_help(FILE *out)
         "                       they are compared whenever present: exit 1 on a disagreement\n"
         "      --finite-runs repeat|ignore  LTL on runs ending in a deadlock: the dead state\n"
         "                       repeats (default) or the run is ignored (default for rers)\n"
+        "      --pack on|off    markings as fields of the bits their proven bounds need\n"
+        "                       (default on, when every place gets a bound); off: variable-\n"
+        "                       length keys, for comparisons\n"
         "\n"
         "output: 'Result: YES.', 'Result: NO.' or 'Result: UNKNOWN (reason).', then the run\n"
         "under 'Witness:' or 'Counterexample:', then 'Time needed: T seconds'.\n"
@@ -500,7 +503,7 @@ out:
 
 static int cmd_check(int argc, char **argv, const char *kit_spec)
 {
-    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE };
+    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK };
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"kind", required_argument, NULL, 'k'},
@@ -513,6 +516,7 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
         {"xml", required_argument, NULL, OPT_XML},
         {"expect", no_argument, NULL, OPT_EXPECT},
         {"finite-runs", required_argument, NULL, OPT_FINITE},
+        {"pack", required_argument, NULL, OPT_PACK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -549,6 +553,12 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
                 a.finite_runs = 2;
             else
                 return usage_error("--finite-runs takes 'repeat' or 'ignore', not '%s'", optarg);
+            break;
+        case OPT_PACK:
+            if (!strcmp(optarg, "on") || !strcmp(optarg, "off"))
+                a.opt.variable_keys = !strcmp(optarg, "off");
+            else
+                return usage_error("--pack takes 'on' or 'off', not '%s'", optarg);
             break;
         case 'h': print_help(stdout); return 0;
         default: return usage_error("%s", "bad option");

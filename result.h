@@ -45,6 +45,9 @@ typedef struct check_options {
     /* LTL without X: partial-order reduction (stubborn sets, checkers/
      * stubborn.h) in the product search */
     int partial_order;
+    /* --pack=off: variable-length keys even when every place has a proven
+     * bound (explore.c), for comparisons */
+    int variable_keys;
     volatile int *interrupted; /* set asynchronously (signals); may be NULL */
 } check_options;
 

@@ -13,6 +13,7 @@
  * store, so batching changes nothing but the speed. */
 #include "checkers/clock.h"
 #include "checkers/explore.h"
+#include "checkers/placebits.h"
 #include "checkers/progress.h"
 
 #include <stdio.h>
@@ -27,6 +28,10 @@
 #define REDUCE_KEEP_MAX 0.9
 #define BATCH_MAX 512
 #define BATCH_BYTES ((size_t)128 << 10)
+/* Place bounds for fixed-width keys may take this long (and a twentieth of
+ * the time limit at most): the LPs are a few milliseconds per place on
+ * most nets, and a net too big for them is searched with variable keys. */
+#define PLACEBITS_SECONDS 1.0
 
 typedef enum { P_SUCC, P_END, P_OVERFLOW } pending_kind;
 
@@ -109,6 +114,22 @@ static void find_always(explore_t *ex)
             ex->always[ex->nalways++] = t;
 }
 
+static store_t *new_store(const cnet_t *cn, const check_options *opt, int keep_parents)
+{
+    size_t budget = store_budget(opt->mem_bytes);
+    double seconds = PLACEBITS_SECONDS;
+    if (opt->timeout > 0 && opt->timeout / 20 < seconds)
+        seconds = opt->timeout / 20;
+    double start = mono_now();
+    uint8_t *bits = opt->variable_keys ? NULL : placebits(cn, seconds);
+    store_t *st = bits ? store_new_packed(cn->nplaces, bits, budget, keep_parents) : NULL;
+    free(bits);
+    if (opt->verbose)
+        fprintf(stderr, "explore: %s keys (place bounds: %.3f s)\n",
+                st ? "fixed-width" : "variable-length", mono_now() - start);
+    return st ? st : store_new(cn->nplaces, budget, keep_parents);
+}
+
 explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_parents)
 {
     explore_t *ex = calloc(1, sizeof *ex);
@@ -116,7 +137,7 @@ explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_pare
         return NULL;
     ex->cn = cn;
     ex->opt = opt;
-    ex->st = store_new(cn->nplaces, store_budget(opt->mem_bytes), keep_parents);
+    ex->st = new_store(cn, opt, keep_parents);
     if (!ex->st) {
         free(ex);
         return NULL;
@@ -450,6 +471,12 @@ static int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash,
     return r;
 }
 
+static const char *overflow_reason(const explore_t *ex)
+{
+    return store_bound_broken(ex->st) ? "internal error: a proven place bound was exceeded"
+                                      : "token count overflow";
+}
+
 /* 0 to go on, -1 to stop. */
 static int do_step(search *s, const pending *p)
 {
@@ -459,7 +486,7 @@ static int do_step(search *s, const pending *p)
         return v->on_expanded && v->on_expanded(s->ctx, p->id, p->parent, p->t) ? -1 : 0;
     ex->edges++;
     if (p->kind == P_OVERFLOW) {
-        s->why = "token count overflow";
+        s->why = overflow_reason(ex);
         return -1;
     }
     store_ref to;
@@ -501,6 +528,10 @@ static int add_initial(search *s)
 {
     explore_t *ex = s->ex;
     size_t len = store_encode(ex->st, ex->cn->initial, ex->key);
+    if (!len) {
+        s->why = overflow_reason(ex);
+        return -1;
+    }
     store_ref ref;
     return add_state(s, ex->key, len, store_hash(ex->key, len), STORE_NO_REF, 0, &ref) < 0
                ? -1 : 0;

@@ -32,6 +32,7 @@ struct store {
     int declined;               /* a doubling was skipped for the deadline */
 
     uint8_t **blocks;
+    size_t *fill;               /* bytes written into each block left behind */
     size_t nblocks, cap_blocks, max_blocks;
     unsigned block_shift;
     size_t block_size;
@@ -42,6 +43,21 @@ struct store {
      * of the base marking successors are patched from */
     size_t words;
     uint64_t *nz, *gt, *base_nz, *base_gt, *tmpw;
+
+    /* fixed-width keys (store_new_packed): place p's count is the field of
+     * pbits[p] bits at bit pshift[p] of word pword[p]; the key is the
+     * pwords words, little-endian, cut to plen bytes */
+    int packed;
+    size_t pwords, plen;
+    uint32_t *pword;
+    uint8_t *pshift, *pbits;
+    uint64_t *pmax;             /* per place: the largest count its field holds */
+    uint64_t *pbase;            /* the base marking's key, as words */
+    uint64_t *phigh;            /* the bits of every field but its lowest */
+    uint32_t *powner;           /* per key bit: the place whose field holds it */
+    uint64_t *ptmp;             /* a key being built */
+    uint64_t plast_mask;        /* the bytes of the last word the key keeps */
+    int bound_broken;
 };
 
 size_t store_budget(size_t mem_bytes)
@@ -203,14 +219,18 @@ static int arena_add_block(store_t *st)
         return -1;
     if (st->nblocks == st->cap_blocks) {
         size_t cap = st->cap_blocks ? 2 * st->cap_blocks : 64;
-        if (account(st, (cap - st->cap_blocks) * sizeof *st->blocks) < 0)
+        size_t more = (cap - st->cap_blocks) * (sizeof *st->blocks + sizeof *st->fill);
+        if (account(st, more) < 0)
             return -1;
         uint8_t **b = realloc(st->blocks, cap * sizeof *b);
-        if (!b) {
-            unaccount(st, (cap - st->cap_blocks) * sizeof *st->blocks);
+        if (b)
+            st->blocks = b;
+        size_t *f = b ? realloc(st->fill, cap * sizeof *f) : NULL;
+        if (!f) {
+            unaccount(st, more);
             return -1;
         }
-        st->blocks = b;
+        st->fill = f;
         st->cap_blocks = cap;
     }
     if (account(st, st->block_size) < 0)
@@ -225,16 +245,16 @@ static int arena_add_block(store_t *st)
     return 0;
 }
 
-/* Room for size bytes at the end of the arena; a zero byte marks the end
- * of a block left early (no key starts with zero). */
+/* Room for size bytes at the end of the arena; a block left early keeps
+ * its fill, where walking the records jumps to the next block. */
 static int arena_reserve(store_t *st, size_t size, store_ref *ref)
 {
     if (!st->nblocks || st->wpos + size > st->block_size - SLACK) {
         size_t last = st->nblocks, keep = st->wpos;
         if (arena_add_block(st) < 0)
             return -1;
-        if (last && keep < st->block_size)
-            st->blocks[last - 1][keep] = 0;
+        if (last)
+            st->fill[last - 1] = keep;
     }
     *ref = ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
     return 0;
@@ -258,18 +278,26 @@ int store_more(const store_t *st, store_ref *ref)
     store_ref end = arena_end(st);
     if (*ref == end)
         return 0;
-    if (*block_of(st, *ref) == 0) {   /* the writer left this block early */
-        *ref = ((*ref >> st->block_shift) + 1) << st->block_shift;
+    size_t blk = (size_t)(*ref >> st->block_shift);
+    if (blk + 1 < st->nblocks && (*ref & (st->block_size - 1)) == st->fill[blk]) {
+        *ref = (store_ref)(blk + 1) << st->block_shift;
         return *ref != end;
     }
     return 1;
 }
 
+static size_t key_length(const store_t *st, const uint8_t *key)
+{
+    if (st->packed)
+        return st->plen;
+    const uint8_t *p = key;
+    uint64_t v = varint_get(&p) - 1;
+    return (size_t)(p - key) + (size_t)(v >> 1);
+}
+
 static size_t record_size(const store_t *st, const uint8_t *rec)
 {
-    const uint8_t *p = rec;
-    uint64_t v = varint_get(&p) - 1;
-    p += v >> 1;
+    const uint8_t *p = rec + key_length(st, rec);
     if (st->keep_parents) {
         p += PARENT_BYTES;
         (void)varint_get(&p);
@@ -283,13 +311,6 @@ store_ref store_after(const store_t *st, store_ref ref)
 }
 
 /* ---- table ---- */
-
-static size_t key_length(const uint8_t *key)
-{
-    const uint8_t *p = key;
-    uint64_t v = varint_get(&p) - 1;
-    return (size_t)(p - key) + (size_t)(v >> 1);
-}
 
 static void set_thresholds(store_t *st)
 {
@@ -338,7 +359,7 @@ static int table_grow(store_t *st)
         for (; g < GROUP && store_more(st, &r); g++, r = store_after(st, r)) {
             const uint8_t *key = block_of(st, r);
             ref[g] = r;
-            hash[g] = store_hash(key, key_length(key));
+            hash[g] = store_hash(key, key_length(st, key));
             __builtin_prefetch(&slots[(size_t)hash[g] & (n - 1)], 1);
         }
         for (unsigned i = 0; i < g; i++)
@@ -355,8 +376,10 @@ static int table_grow(store_t *st)
     return 0;
 }
 
-static int key_equal(const uint8_t *rec, const uint8_t *key, size_t len)
+static int key_equal(const store_t *st, const uint8_t *rec, const uint8_t *key, size_t len)
 {
+    if (st->packed)
+        return memcmp(rec, key, len) == 0;
     size_t i = 0;
     do {
         if (rec[i] != key[i])
@@ -390,7 +413,7 @@ int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
     for (uint64_t s; (s = st->slots[i]) != 0; i = (i + 1) & mask) {
         if ((s >> STORE_REF_BITS) == tag) {
             store_ref r = (s & REF_MASK) - 1;
-            if (key_equal(block_of(st, r), key, len)) {
+            if (key_equal(st, block_of(st, r), key, len)) {
                 *ref = r;
                 return 0;
             }
@@ -455,7 +478,7 @@ const uint8_t *store_key(const store_t *st, store_ref ref, size_t *len)
 {
     const uint8_t *key = block_of(st, ref);
     if (len)
-        *len = key_length(key);
+        *len = key_length(st, key);
     return key;
 }
 
@@ -464,7 +487,7 @@ int store_parent(const store_t *st, store_ref ref, store_ref *parent, uint32_t *
     if (!st->keep_parents)
         return -1;
     const uint8_t *p = block_of(st, ref);
-    p += key_length(p);
+    p += key_length(st, p);
     store_ref r = 0;
     for (unsigned i = 0; i < PARENT_BYTES; i++)
         r |= (store_ref)p[i] << (8 * i);
@@ -564,8 +587,47 @@ static inline void set_bit(uint64_t *words, uint32_t p, int on)
     words[p >> 6] = (words[p >> 6] & ~bit) | (on ? bit : 0);
 }
 
+/* ---- fixed-width keys ----
+ *
+ * With a proven bound for every place, a marking is a vector of bit
+ * fields, and the successor under t is the key plus t's effect shifted
+ * into each field: a few word additions, whatever the counts.  Fields
+ * never straddle words, so no carry or borrow crosses a field as long as
+ * every count stays within its field; each changed count is checked
+ * against its field all the same, so that a bound that did not hold would
+ * end the search instead of corrupting a neighbouring field. */
+
+static inline uint64_t key_word(const store_t *st, const uint8_t *key, size_t w)
+{
+    uint64_t x = bitmap_word(key + 8 * w, 8);
+    return w + 1 == st->pwords ? x & st->plast_mask : x;
+}
+
+static size_t packed_emit(const store_t *st, const uint64_t *words, uint8_t *buf)
+{
+    for (size_t w = 0; w < st->pwords; w++)
+        put_word(buf + 8 * w, words[w]);
+    return st->plen;
+}
+
+static size_t packed_encode(store_t *st, const nc_count *m, uint8_t *buf)
+{
+    uint64_t *k = st->ptmp;
+    memset(k, 0, st->pwords * sizeof *k);
+    for (uint32_t p = 0; p < st->nplaces; p++) {
+        if (m[p] > st->pmax[p]) {
+            st->bound_broken = 1;
+            return 0;
+        }
+        k[st->pword[p]] |= (uint64_t)m[p] << st->pshift[p];
+    }
+    return packed_emit(st, k, buf);
+}
+
 size_t store_encode(store_t *st, const nc_count *m, uint8_t *buf)
 {
+    if (st->packed)
+        return packed_encode(st, m, buf);
     memset(st->nz, 0, st->words * sizeof *st->nz);
     memset(st->gt, 0, st->words * sizeof *st->gt);
     for (uint32_t p = 0; p < st->nplaces; p++) {
@@ -577,6 +639,12 @@ size_t store_encode(store_t *st, const nc_count *m, uint8_t *buf)
 
 void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint32_t n)
 {
+    if (st->packed) {
+        memset(st->pbase, 0, st->pwords * sizeof *st->pbase);
+        for (uint32_t i = 0; i < n; i++)
+            st->pbase[st->pword[marked[i]]] |= (uint64_t)m[marked[i]] << st->pshift[marked[i]];
+        return;
+    }
     uint64_t *nz = st->base_nz, *gt = st->base_gt;
     if (st->words == 1)
         nz[0] = gt[0] = 0;
@@ -609,9 +677,29 @@ static inline __attribute__((always_inline)) int patch(uint64_t *nz, uint64_t *g
     return 1;
 }
 
+static size_t packed_succ(store_t *st, const nc_count *m, const uint32_t *place,
+                          const int64_t *delta, size_t n, uint8_t *buf)
+{
+    uint64_t *k = st->ptmp;
+    for (size_t w = 0; w < st->pwords; w++)
+        k[w] = st->pbase[w];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = place[i];
+        /* a count below zero wraps to a huge one and is caught too */
+        if (m[p] + (nc_count)delta[i] > st->pmax[p]) {
+            st->bound_broken = 1;
+            return 0;
+        }
+        k[st->pword[p]] += (uint64_t)delta[i] << st->pshift[p];
+    }
+    return packed_emit(st, k, buf);
+}
+
 size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const int64_t *delta,
                          size_t n, uint8_t *buf)
 {
+    if (st->packed)
+        return packed_succ(st, m, place, delta, n, buf);
     uint64_t big = 0;
     if (st->words == 1) {   /* up to 64 places: in registers */
         uint64_t nz = st->base_nz[0], gt = st->base_gt[0];
@@ -645,8 +733,28 @@ size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const 
     return len;
 }
 
+/* Visits the nonzero fields only: a field's lowest set bit names it. */
+static uint32_t packed_decode(const store_t *st, const uint8_t *key, nc_count *m,
+                              uint32_t *marked)
+{
+    uint32_t n = 0;
+    for (size_t w = 0; w < st->pwords; w++) {
+        uint64_t word = key_word(st, key, w);
+        for (uint64_t bits = word; bits;) {
+            uint32_t p = st->powner[w * 64 + (size_t)__builtin_ctzll(bits)];
+            uint64_t mask = st->pmax[p] << st->pshift[p];
+            m[p] = (word & mask) >> st->pshift[p];
+            marked[n++] = p;
+            bits &= ~mask;
+        }
+    }
+    return n;
+}
+
 uint32_t store_decode(const store_t *st, const uint8_t *key, nc_count *m, uint32_t *marked)
 {
+    if (st->packed)
+        return packed_decode(st, key, m, marked);
     const uint8_t *p = key;
     uint64_t v = varint_get(&p) - 1;
     size_t bm = st->bitmap_bytes;
@@ -706,10 +814,102 @@ store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents)
     return st;
 }
 
+/* Fields in place order, each in the first word it fits whole. */
+static int packed_layout(store_t *st, const uint8_t *bits)
+{
+    size_t P = st->nplaces, w = 0, used = 0;
+    for (size_t p = 0; p < P; p++) {
+        if (bits[p] > STORE_PACKED_BITS_MAX)
+            return -1;
+        if (bits[p] && used + bits[p] > 64) {
+            w++;
+            used = 0;
+        }
+        used += bits[p];
+    }
+    st->pwords = w + 1;
+    size_t last = (used + 7) / 8;
+    /* a record is never empty: walking the arena steps by record sizes */
+    if (st->pwords == 1 && last == 0)
+        last = 1;
+    st->plen = 8 * w + last;
+    st->plast_mask = last == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * last)) - 1;
+    st->pword = calloc(P ? P : 1, sizeof *st->pword);
+    st->pshift = calloc(P ? P : 1, 1);
+    st->pbits = calloc(P ? P : 1, 1);
+    st->pmax = calloc(P ? P : 1, sizeof *st->pmax);
+    st->pbase = calloc(3 * st->pwords, sizeof *st->pbase);
+    st->powner = calloc(64 * st->pwords, sizeof *st->powner);
+    if (!st->pword || !st->pshift || !st->pbits || !st->pmax || !st->pbase || !st->powner)
+        return -1;
+    st->phigh = st->pbase + st->pwords;
+    st->ptmp = st->pbase + 2 * st->pwords;
+    w = used = 0;
+    for (size_t p = 0; p < P; p++) {
+        unsigned b = bits[p];
+        if (b && used + b > 64) {
+            w++;
+            used = 0;
+        }
+        st->pword[p] = (uint32_t)w;
+        st->pshift[p] = (uint8_t)used;
+        st->pbits[p] = (uint8_t)b;
+        st->pmax[p] = b ? (UINT64_C(1) << b) - 1 : 0;
+        for (unsigned i = 0; i < b; i++) {
+            st->powner[64 * w + used + i] = (uint32_t)p;
+            if (i)
+                st->phigh[w] |= UINT64_C(1) << (used + i);
+        }
+        used += b;
+    }
+    /* the buffers of keys in flight hold whole words (the blocks, sized
+     * for variable keys of at least 9 bytes per place, fit these) */
+    if (st->key_max < 8 * st->pwords + SLACK) {
+        st->key_max = 8 * st->pwords + SLACK;
+        st->rec_max = st->key_max + PARENT_BYTES + 5;
+        if (st->block_size < 2 * st->rec_max)
+            return -1;
+    }
+    st->packed = 1;
+    return 0;
+}
+
+store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, int keep_parents)
+{
+    store_t *st = store_new(nplaces, budget, keep_parents);
+    if (st && packed_layout(st, bits) < 0) {
+        store_free(st);
+        return NULL;
+    }
+    return st;
+}
+
+int store_is_packed(const store_t *st) { return st->packed; }
+int store_bound_broken(const store_t *st) { return st->bound_broken; }
+
+int store_key_safe(const store_t *st, const uint8_t *key)
+{
+    if (!st->packed) {
+        size_t header;
+        return store_key_is_safe(key, &header);
+    }
+    for (size_t w = 0; w < st->pwords; w++)
+        if (key_word(st, key, w) & st->phigh[w])
+            return 0;
+    return 1;
+}
+
 void store_free(store_t *st)
 {
     if (!st)
         return;
+    free(st->pword);
+    free(st->pshift);
+    free(st->pbits);
+    free(st->pmax);
+    free(st->pbase);
+    free(st->powner);
+    free(st->fill);
     for (size_t i = 0; i < st->nblocks; i++)
         big_free(st->blocks[i], st->block_size);
     free(st->blocks);

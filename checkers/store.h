@@ -10,10 +10,18 @@
  * byte, and counts up to 2^63-1 still fit.  Keys are canonical: equal
  * markings have equal keys, so the store compares bytes, never markings.
  *
+ * When every place has a proven bound, a store made with store_new_packed
+ * uses fixed-width keys instead: each place's count is a field of the bits
+ * its bound needs (a safe place: one bit), in 64-bit words, little-endian,
+ * cut to the bytes the fields use.  Such keys need no header, and a
+ * successor's key is the parent's plus the transition's effect, shifted
+ * into the fields.
+ *
  * Records (key, then optionally the parent record's ref in 5 bytes and the
  * transition as a varint) are appended to an arena of big blocks, in
  * insertion order; a record is named by its store_ref, its position in the
- * arena, which never changes.  Insertion order is breadth-first order in a
+ * arena, which never changes.  A block is left for the next when a record
+ * does not fit; how far it was filled is kept beside it.  Insertion order is breadth-first order in a
  * BFS, so the arena doubles as the queue: a cursor walking the records.
  *
  * The hash table is open addressing with linear probing over 64-bit slots
@@ -55,6 +63,18 @@ size_t store_budget(size_t mem_bytes);
 store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents);
 void store_free(store_t *st);
 
+/* Fixed-width keys: bits[p] (at most STORE_PACKED_BITS_MAX) is the width
+ * of place p's field, so counts up to 2^bits[p] - 1 fit; 0 means the place
+ * is never marked.  A count outside its field is never stored: encoding
+ * then returns 0 and store_bound_broken says why.  NULL as store_new, or
+ * when a width is too large. */
+#define STORE_PACKED_BITS_MAX 32
+store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, int keep_parents);
+int store_is_packed(const store_t *st);
+/* A count did not fit the width its place was given: the bound the width
+ * came from was wrong (an internal error, reported, never a wrong answer). */
+int store_bound_broken(const store_t *st);
+
 /* The time limit of the search using the store (monotonic seconds as
  * checkers/clock.h counts them; 0: none).  Doubling the table rehashes
  * every state at once, which on big tables takes a good part of a second:
@@ -69,14 +89,15 @@ void store_set_deadline(store_t *st, double deadline);
 size_t store_key_max(const store_t *st);
 
 /* Encoding.  buf must hold store_key_max bytes; the key is written at its
- * start and its length returned.  store_encode looks at every place. */
+ * start and its length returned.  store_encode looks at every place.
+ * Packed stores return 0 for a count outside its field. */
 size_t store_encode(store_t *st, const nc_count *m, uint8_t *buf);
 /* Successors: store_set_base takes the marking being expanded (m, with its
  * marked places); then store_encode_succ encodes the marking m + delta,
  * delta[i] being added to place[i] (each place at most once), at a cost
  * independent of the number of places.  m must be the base marking; it is
  * changed during the call and restored.  Returns 0 when a count would
- * exceed NC_COUNT_MAX. */
+ * exceed NC_COUNT_MAX (packed stores: its field). */
 void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint32_t n);
 size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const int64_t *delta,
                          size_t n, uint8_t *buf);
@@ -84,8 +105,13 @@ size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const 
  * the marked places, ascending, into marked; returns how many. */
 uint32_t store_decode(const store_t *st, const uint8_t *key, nc_count *m, uint32_t *marked);
 
-/* Whether a key is of mode 0 (no count above 1); *header gets the length
- * of its header, behind which the bitmap of marked places starts. */
+/* Whether the marking of a key has no count above 1, in either kind of
+ * key. */
+int store_key_safe(const store_t *st, const uint8_t *key);
+
+/* Whether a variable-length key is of mode 0 (no count above 1); *header
+ * gets the length of its header, behind which the bitmap of marked places
+ * starts. */
 static inline int store_key_is_safe(const uint8_t *key, size_t *header)
 {
     size_t h = 0;

@@ -116,9 +116,7 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
     watch *w = ctx;
     (void)id;
     if (w->q == G_ONESAFE) {
-        /* Keys of markings with no count above 1 are bitmaps (store.h). */
-        size_t header;
-        if (!store_key_is_safe(store_key(w->store, ref, NULL), &header) ||
+        if (!store_key_safe(w->store, store_key(w->store, ref, NULL)) ||
             (w->pclass && unsafe_marking(w, m))) {
             w->unsafe = 1;
             w->stop_ref = ref;

@@ -61,11 +61,14 @@ static int round_trip(store_t *st, const nc_count *m, const nc_count *base, uint
             ok = 0;
     }
     ok = ok && want == n;
-    size_t header;
     int safe = 1;
     for (uint32_t p = 0; p < P; p++)
         safe &= m[p] <= 1;
-    ok = ok && store_key_is_safe(key, &header) == safe;
+    ok = ok && store_key_safe(st, key) == safe;
+    if (!store_is_packed(st)) {
+        size_t header;
+        ok = ok && store_key_is_safe(key, &header) == safe;
+    }
     free(key);
     free(key2);
     free(back);
@@ -109,6 +112,118 @@ static void test_encoding(void)
         free(base);
         store_free(st);
     }
+}
+
+/* A random marking within the widths: counts near the top of their
+ * fields half of the time. */
+static void random_fitting(nc_count *m, const uint8_t *bits, uint32_t P)
+{
+    for (uint32_t p = 0; p < P; p++) {
+        uint64_t top = bits[p] ? (UINT64_C(1) << bits[p]) - 1 : 0, r = next_rand();
+        m[p] = !top ? 0 : (r & 1) ? top - (r >> 1) % (top < 3 ? top + 1 : 3) : (r >> 1) % (top + 1);
+        if ((r >> 40) % 3 == 0)
+            m[p] = 0;
+    }
+}
+
+static void test_packed(void)
+{
+    uint32_t sizes[] = {0, 1, 7, 63, 64, 65, 200, 1000};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        uint32_t P = sizes[s];
+        uint8_t *bits = calloc(P ? P : 1, 1);
+        for (uint32_t p = 0; p < P; p++)   /* mostly safe places, some of any width */
+            bits[p] = (uint8_t)(p % 5 == 4 ? next_rand() % 33 : p % 7 == 3 ? 0 : 1);
+        store_t *st = store_new_packed(P, bits, (size_t)64 << 20, 1);
+        nc_count *m = calloc(P ? P : 1, sizeof *m), *base = calloc(P ? P : 1, sizeof *m);
+        int ok = st != NULL && store_is_packed(st);
+        for (int i = 0; ok && i < 400; i++) {
+            random_fitting(m, bits, P);
+            random_fitting(base, bits, P);
+            if (i & 1)   /* a near successor */
+                for (uint32_t p = 0; p < P; p++)
+                    if (next_rand() % 8)
+                        base[p] = m[p];
+            ok = round_trip(st, m, base, P);
+        }
+        CHECK(ok, "fixed-width keys: round trip, %u places", P);
+        free(m);
+        free(base);
+        free(bits);
+        store_free(st);
+    }
+
+    /* counts outside a field are refused, and said to be */
+    uint8_t bits[4] = {1, 3, 0, 32};
+    store_t *st = store_new_packed(4, bits, (size_t)64 << 20, 0);
+    nc_count m[4] = {1, 7, 0, UINT32_MAX};
+    uint32_t marked[3] = {0, 1, 3};
+    uint8_t key[256];
+    CHECK(st && store_encode(st, m, key) > 0 && !store_bound_broken(st),
+          "fixed-width keys: the largest count of each field fits");
+    m[1] = 8;
+    CHECK(st && store_encode(st, m, key) == 0 && store_bound_broken(st),
+          "fixed-width keys: a count above its field is refused");
+    store_free(st);
+    st = store_new_packed(4, bits, (size_t)64 << 20, 0);
+    m[1] = 7;
+    store_set_base(st, m, marked, 3);
+    uint32_t place[2] = {1, 0};
+    int64_t up[2] = {1, 0}, down[2] = {-1, -2}, ok_delta[2] = {-7, -1};
+    CHECK(st && store_encode_succ(st, m, place, up, 2, key) == 0 && store_bound_broken(st),
+          "fixed-width keys: a successor above a field is refused");
+    store_free(st);
+    st = store_new_packed(4, bits, (size_t)64 << 20, 0);
+    store_set_base(st, m, marked, 3);
+    CHECK(st && store_encode_succ(st, m, place, down, 2, key) == 0 && store_bound_broken(st),
+          "fixed-width keys: a count below zero is refused");
+    store_free(st);
+    st = store_new_packed(4, bits, (size_t)64 << 20, 0);
+    store_set_base(st, m, marked, 3);
+    size_t len = st ? store_encode_succ(st, m, place, ok_delta, 2, key) : 0;
+    nc_count back[4] = {0, 0, 0, 0};
+    CHECK(len > 0 && store_decode(st, key, back, marked) == 1 && back[3] == UINT32_MAX &&
+          !back[0] && !back[1], "fixed-width keys: a successor emptying two fields");
+    store_free(st);
+    bits[0] = STORE_PACKED_BITS_MAX + 1;
+    CHECK(store_new_packed(4, bits, (size_t)64 << 20, 0) == NULL,
+          "fixed-width keys: a field wider than %d bits is refused", STORE_PACKED_BITS_MAX);
+
+    /* Keys starting with zero bytes, in a small budget's many blocks: the
+     * arena walk must find blocks left early without a marker byte. */
+    enum { PP = 20, N = 100000 };
+    uint8_t w[PP];
+    for (uint32_t p = 0; p < PP; p++)
+        w[p] = p < 16 ? 1 : 8;
+    st = store_new_packed(PP, w, (size_t)16 << 20, 1);
+    store_ref *refs = malloc(N * sizeof *refs);
+    int ok = st != NULL && refs != NULL;
+    for (uint32_t i = 0; ok && i < N; i++) {
+        nc_count mm[PP] = {0};
+        for (uint32_t p = 0; p < 16; p++)
+            mm[p] = (i >> (p + 4)) & 1;   /* the first byte is 0 for most keys */
+        mm[16] = i % 16;
+        mm[17] = i / 4096;
+        len = store_encode(st, mm, key);
+        if (store_insert(st, key, len, store_hash(key, len), i ? refs[i - 1] : STORE_NO_REF,
+                         i % 300, &refs[i]) != 1)
+            ok = 0;
+    }
+    uint32_t i = 0;
+    store_ref r = store_first(st);
+    while (ok && store_more(st, &r)) {
+        store_ref parent;
+        uint32_t t;
+        if (i >= N || r != refs[i] || store_parent(st, r, &parent, &t) < 0 ||
+            parent != (i ? refs[i - 1] : STORE_NO_REF) || t != i % 300)
+            ok = 0;
+        r = store_after(st, r);
+        i++;
+    }
+    CHECK(ok && i == N && store_count(st) == N,
+          "fixed-width keys: %u markings, the arena walked in insertion order", i);
+    free(refs);
+    store_free(st);
 }
 
 static void test_overflow(void)
@@ -263,6 +378,7 @@ static void test_deadline(void)
 int main(void)
 {
     test_encoding();
+    test_packed();
     test_sizes();
     test_overflow();
     test_table();

@@ -1,0 +1,45 @@
+/* Place widths from proven bounds (placebits.h). */
+#include "checkers/placebits.h"
+#include "checkers/lpguard.h"
+#include "checkers/stateeq.h"
+#include "checkers/store.h"
+
+#include <stdlib.h>
+
+static unsigned bits_for(uint64_t bound)
+{
+    return bound ? 64u - (unsigned)__builtin_clzll(bound) : 0u;
+}
+
+uint8_t *placebits(const cnet_t *cn, double seconds)
+{
+    uint32_t P = cn->nplaces;
+    uint8_t *bits = calloc(P ? P : 1, 1);
+    uint8_t *gainable = calloc(P ? P : 1, 1);
+    if (!bits || !gainable)
+        goto fail;
+    for (uint32_t i = 0; i < cn->eff_start[cn->ntransitions]; i++)
+        if (cn->eff_delta[i] > 0)
+            gainable[cn->eff_place[i]] = 1;
+    double deadline = lpg_now() + seconds;
+    for (uint32_t p = 0; p < P; p++) {
+        uint64_t bound = cn->initial[p];
+        if (gainable[p]) {
+            double left = deadline - lpg_now();
+            if (left <= 0 || stateeq_upper_bound(cn, &p, 1, left, &bound) < 0)
+                goto fail;
+        }
+        /* the state equation's bound holds from the initial marking on */
+        if (bound < cn->initial[p])
+            bound = cn->initial[p];
+        if (bits_for(bound) > STORE_PACKED_BITS_MAX)
+            goto fail;
+        bits[p] = (uint8_t)bits_for(bound);
+    }
+    free(gainable);
+    return bits;
+fail:
+    free(bits);
+    free(gainable);
+    return NULL;
+}
