@@ -93,12 +93,22 @@ static int too_deep(fy_state *st, unsigned depth, long line, long col)
     return 1;
 }
 
+static int too_big(fy_state *st, uint64_t size, long line, long col)
+{
+    if (size <= FY_MAX_NODES)
+        return 0;
+    fy_error(st, line, col, "formula too large (more than %u operators and atoms once W and "
+             "macros are expanded)", FY_MAX_NODES);
+    return 1;
+}
+
 int fy_leaf(fy_state *st, fy_node *out, tree_t *t, long line, long col)
 {
     if (!t)
         return no_memory(st, line, col);
     out->t = t;
     out->depth = 1;
+    out->size = 1;
     out->ctl = out->ltl = out->ltl_below = no_occ;
     return 0;
 }
@@ -106,13 +116,14 @@ int fy_leaf(fy_state *st, fy_node *out, tree_t *t, long line, long col)
 int fy_prefix(fy_state *st, fy_node *out, tree_op op, fy_node *child, long line, long col)
 {
     fy_node c = *child;
-    if (too_deep(st, c.depth + 1, line, col)) {
+    if (too_deep(st, c.depth + 1, line, col) || too_big(st, c.size + 1, line, col)) {
         fy_node_free(&c);
         return -1;
     }
     if (!(out->t = tree_unary(op, c.t)))
         return no_memory(st, line, col);
     out->depth = c.depth + 1;
+    out->size = c.size + 1;
     out->ctl = c.ctl;
     out->ltl_below = c.ltl;
     out->ltl = c.ltl;
@@ -127,12 +138,14 @@ int fy_infix(fy_state *st, fy_node *out, tree_op op, fy_node *l, fy_node *r, lon
 {
     fy_node a = *l, b = *r;
     unsigned depth = 1 + (a.depth > b.depth ? a.depth : b.depth);
-    if (too_deep(st, depth, line, col)) {
+    int weak = (int)op == FY_WEAK_UNTIL;
+    /* both sizes are at most FY_MAX_NODES: no overflow */
+    uint64_t size = 1 + a.size + b.size + (weak ? 1 + b.size : 0);
+    if (too_deep(st, depth, line, col) || too_big(st, size, line, col)) {
         fy_node_free(&a);
         fy_node_free(&b);
         return -1;
     }
-    int weak = (int)op == FY_WEAK_UNTIL;
     if (weak) {
         tree_t *b2 = tree_copy(b.t);
         tree_t *either = b2 ? tree_binary(T_OR, a.t, b2) : (tree_free(a.t), NULL);
@@ -144,6 +157,7 @@ int fy_infix(fy_state *st, fy_node *out, tree_op op, fy_node *l, fy_node *r, lon
     if (!out->t)
         return no_memory(st, line, col);
     out->depth = depth;
+    out->size = size;
     out->ctl = first(a.ctl, b.ctl);
     out->ltl_below = first(a.ltl, b.ltl);
     out->ltl = out->ltl_below;

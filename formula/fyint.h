@@ -16,6 +16,10 @@ typedef void *yyscan_t;
 /* Deeper trees are refused: every tree walk in mck is recursive, and a
  * hostile formula must not overflow the C stack. */
 #define FY_MAX_DEPTH 10000
+/* W copies its right operand, and a macro is copied where it is used, so
+ * a short text can stand for a tree exponentially larger than itself:
+ * trees of more nodes than this are refused before they are built. */
+#define FY_MAX_NODES 100000u
 
 /* Where the first operator of a class occurs (line 0: nowhere), with the
  * name error messages use for it. */
@@ -29,6 +33,7 @@ typedef struct fy_occ {
 typedef struct fy_node {
     tree_t *t;
     unsigned depth;
+    uint64_t size;      /* operators and atoms, an atom counting one */
     fy_occ ctl;         /* first path-quantified operator */
     fy_occ ltl;         /* first X F G U R not governed by A/E */
     fy_occ ltl_below;   /* the same without the root operator: what is

@@ -538,8 +538,27 @@ static void test_hostile(void)
     free(m1);
     free(m2);
     CHECK(nested_too_deeply(text), "deep macros fail cleanly");
+    char *repeat_kept;
+    tree_t *t;
+    /* W copies its right operand: a chain of them doubles the tree per link
+     * (found by fuzzing: 40 links asked for 2^40 nodes) */
+    CHECK(parses(repeat("\"eat0\" W ", 12, "\"eat1\"", "")), "12 nested W (about 2^13 nodes)");
+    t = parse(repeat_kept = repeat("\"eat0\" W ", 40, "\"eat1\"", ""));
+    CHECK(!t && strstr(errbuf, "formula too large"), "40 nested W fail cleanly: %s", errbuf);
+    free(repeat_kept);
+    tree_free(t);
+    /* and so does a macro used twice in the next one */
+    char doubling[2048] = "#define M0 \"eat0\"\n";
+    for (int i = 1; i <= 30; i++)
+        snprintf(doubling + strlen(doubling), sizeof doubling - strlen(doubling),
+                 "#define M%d (M%d | M%d)\n", i, i - 1, i - 1);
+    strcat(doubling, "M30\n");
+    t = parse(doubling);
+    CHECK(!t && strstr(errbuf, "formula too large"), "macros doubling 30 times fail cleanly: %s",
+          errbuf);
+    tree_free(t);
     char *huge = repeat("9", 100000, " > \"eat0\"", "");
-    tree_t *t = parse(huge);
+    t = parse(huge);
     CHECK(!t && strstr(errbuf, "f:1:1: integer too large"), "a 100000-digit integer");
     free(huge);
     tree_free(t);
