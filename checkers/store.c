@@ -851,8 +851,10 @@ static int packed_layout(store_t *st, const uint8_t *bits)
             w++;
             used = 0;
         }
-        st->pword[p] = (uint32_t)w;
-        st->pshift[p] = (uint8_t)used;
+        /* a field of no bits sits nowhere: its shift must stay below 64,
+         * since its count (always 0) is still shifted */
+        st->pword[p] = b ? (uint32_t)w : 0;
+        st->pshift[p] = b ? (uint8_t)used : 0;
         st->pbits[p] = (uint8_t)b;
         st->pmax[p] = b ? (UINT64_C(1) << b) - 1 : 0;
         for (unsigned i = 0; i < b; i++) {
