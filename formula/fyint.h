@@ -19,7 +19,9 @@ typedef void *yyscan_t;
 /* W copies its right operand, and a macro is copied where it is used, so
  * a short text can stand for a tree exponentially larger than itself:
  * trees of more nodes than this are refused before they are built. */
+#ifndef FY_MAX_NODES
 #define FY_MAX_NODES 100000u
+#endif
 
 /* Where the first operator of a class occurs (line 0: nowhere), with the
  * name error messages use for it. */
