@@ -114,30 +114,31 @@ static void find_always(explore_t *ex)
             ex->always[ex->nalways++] = t;
 }
 
-static store_t *new_store(const cnet_t *cn, const check_options *opt, int keep_parents)
+static store_t *new_store(const cnet_t *cn, const check_options *opt, int keep_runs)
 {
+    store_keep keep = keep_runs ? STORE_TRANSITIONS : STORE_KEYS;
     size_t budget = store_budget(opt->mem_bytes);
     double seconds = PLACEBITS_SECONDS;
     if (opt->timeout > 0 && opt->timeout / 20 < seconds)
         seconds = opt->timeout / 20;
     double start = mono_now();
     uint8_t *bits = opt->variable_keys ? NULL : placebits(cn, seconds);
-    store_t *st = bits ? store_new_packed(cn->nplaces, bits, budget, keep_parents) : NULL;
+    store_t *st = bits ? store_new_packed(cn->nplaces, bits, budget, keep) : NULL;
     free(bits);
     if (opt->verbose)
         fprintf(stderr, "explore: %s keys (place bounds: %.3f s)\n",
                 st ? "fixed-width" : "variable-length", mono_now() - start);
-    return st ? st : store_new(cn->nplaces, budget, keep_parents);
+    return st ? st : store_new(cn->nplaces, budget, keep);
 }
 
-explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_parents)
+explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_runs)
 {
     explore_t *ex = calloc(1, sizeof *ex);
     if (!ex)
         return NULL;
     ex->cn = cn;
     ex->opt = opt;
-    ex->st = new_store(cn, opt, keep_parents);
+    ex->st = new_store(cn, opt, keep_runs);
     if (!ex->st) {
         free(ex);
         return NULL;
@@ -565,32 +566,58 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     return stopped ? EXPLORE_STOPPED : EXPLORE_DONE;
 }
 
+/* The records keep only the transition that reached each state: the
+ * parent is the state with that transition's effect taken back, found
+ * again in the store.  A run costs a lookup a step, never a byte a state. */
+static int parent_of(const explore_t *ex, store_ref ref, uint32_t t, nc_count *m,
+                     uint32_t *marked, uint8_t *key, store_ref *parent)
+{
+    const cnet_t *cn = ex->cn;
+    uint32_t n = store_decode(ex->st, store_key(ex->st, ref, NULL), m, marked);
+    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++)
+        m[cn->eff_place[i]] -= (nc_count)cn->eff_delta[i];
+    size_t len = store_encode(ex->st, m, key);
+    int found = len && store_find(ex->st, key, len, store_hash(key, len), parent);
+    for (uint32_t i = 0; i < n; i++)
+        m[marked[i]] = 0;
+    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++)
+        m[cn->eff_place[i]] = 0;
+    return found ? 0 : -1;
+}
+
+static int push_step(uint32_t **r, size_t *n, size_t *cap, uint32_t t)
+{
+    if (*n == *cap) {
+        uint32_t *bigger = realloc(*r, 2 * *cap * sizeof **r);
+        if (!bigger)
+            return -1;
+        *r = bigger;
+        *cap *= 2;
+    }
+    (*r)[(*n)++] = t;
+    return 0;
+}
+
 int explore_run(const explore_t *ex, store_ref ref, uint32_t **run, size_t *len)
 {
+    uint32_t P = ex->cn->nplaces;
     size_t n = 0, cap = 64;
     uint32_t *r = malloc(cap * sizeof *r);
-    if (!r)
-        return -1;
-    for (;;) {
-        store_ref parent;
+    nc_count *m = calloc(P ? P : 1, sizeof *m);
+    uint32_t *marked = calloc(P ? P : 1, sizeof *marked);
+    uint8_t *key = malloc(store_key_max(ex->st));
+    int ok = r && m && marked && key;
+    for (store_ref root = store_first(ex->st); ok && ref != root;) {
         uint32_t t;
-        if (store_parent(ex->st, ref, &parent, &t) < 0) {
-            free(r);
-            return -1;
-        }
-        if (parent == STORE_NO_REF)
-            break;
-        if (n == cap) {
-            uint32_t *bigger = realloc(r, 2 * cap * sizeof *r);
-            if (!bigger) {
-                free(r);
-                return -1;
-            }
-            r = bigger;
-            cap *= 2;
-        }
-        r[n++] = t;
-        ref = parent;
+        ok = store_transition(ex->st, ref, &t) == 0 && push_step(&r, &n, &cap, t) == 0 &&
+             parent_of(ex, ref, t, m, marked, key, &ref) == 0;
+    }
+    free(m);
+    free(marked);
+    free(key);
+    if (!ok) {
+        free(r);
+        return -1;
     }
     for (size_t i = 0; i < n / 2; i++) {
         uint32_t x = r[i];

@@ -45,8 +45,9 @@ typedef struct explore_visitor {
 } explore_visitor;
 
 /* NULL when the budget (store_budget(opt->mem_bytes)) or malloc fails.
- * keep_parents makes explore_run possible, for 5-7 bytes per state. */
-explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_parents);
+ * keep_runs makes explore_run possible, for the 1-3 bytes per state of
+ * the transition that reached it (store.h, STORE_TRANSITIONS). */
+explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_runs);
 void explore_free(explore_t *ex);
 
 /* Runs the search.  Fills res->states (markings stored), res->edges
@@ -56,7 +57,7 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
 
 /* The transitions of the search-tree path from the initial marking to ref
  * (a shortest run): a malloc'd array in *run, its length in *len.  0, or -1
- * on no memory or when parents were not kept. */
+ * on no memory or when runs were not kept. */
 int explore_run(const explore_t *ex, store_ref ref, uint32_t **run, size_t *len);
 
 const store_t *explore_store(const explore_t *ex);

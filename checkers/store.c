@@ -20,7 +20,7 @@ struct store {
     size_t bitmap_bytes;        /* (P + 7) / 8 */
     size_t safe_header;         /* header length of every mode-0 key */
     size_t key_max, rec_max;
-    int keep_parents;
+    int keep;                   /* store_keep: what a record has beside its key */
 
     size_t budget, bytes, peak;
 
@@ -298,10 +298,10 @@ static size_t key_length(const store_t *st, const uint8_t *key)
 static size_t record_size(const store_t *st, const uint8_t *rec)
 {
     const uint8_t *p = rec + key_length(st, rec);
-    if (st->keep_parents) {
+    if (st->keep == STORE_PARENTS)
         p += PARENT_BYTES;
+    if (st->keep != STORE_KEYS)
         (void)varint_get(&p);
-    }
     return (size_t)(p - rec);
 }
 
@@ -395,11 +395,11 @@ static void write_record(store_t *st, store_ref ref, const uint8_t *key, size_t 
     uint8_t *p = block_of(st, ref);
     memcpy(p, key, len);
     p += len;
-    if (st->keep_parents) {
+    if (st->keep == STORE_PARENTS)
         for (unsigned i = 0; i < PARENT_BYTES; i++)
             *p++ = (uint8_t)(parent >> (8 * i));
+    if (st->keep != STORE_KEYS)
         p = varint_put(p, transition);
-    }
     size_t size = (size_t)(p - block_of(st, ref));
     st->wpos += size;
     st->record_bytes += size;
@@ -431,7 +431,8 @@ int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
         for (i = (size_t)hash & mask; st->slots[i]; i = (i + 1) & mask)
             ;
     }
-    size_t size = len + (st->keep_parents ? PARENT_BYTES + varint_len(transition) : 0);
+    size_t size = len + (st->keep == STORE_PARENTS ? PARENT_BYTES : 0) +
+                  (st->keep != STORE_KEYS ? varint_len(transition) : 0);
     store_ref r;
     if (arena_reserve(st, size, &r) < 0)
         return -1;
@@ -482,9 +483,37 @@ const uint8_t *store_key(const store_t *st, store_ref ref, size_t *len)
     return key;
 }
 
+int store_find(const store_t *st, const uint8_t *key, size_t len, uint64_t hash, store_ref *ref)
+{
+    uint64_t tag = hash >> STORE_REF_BITS;
+    size_t mask = st->nslots - 1;
+    for (size_t i = (size_t)hash & mask, s; (s = st->slots[i]) != 0; i = (i + 1) & mask) {
+        if ((s >> STORE_REF_BITS) == tag) {
+            store_ref r = (s & REF_MASK) - 1;
+            if (key_equal(st, block_of(st, r), key, len)) {
+                *ref = r;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int store_transition(const store_t *st, store_ref ref, uint32_t *transition)
+{
+    if (st->keep == STORE_KEYS)
+        return -1;
+    const uint8_t *p = block_of(st, ref);
+    p += key_length(st, p);
+    if (st->keep == STORE_PARENTS)
+        p += PARENT_BYTES;
+    *transition = (uint32_t)varint_get(&p);
+    return 0;
+}
+
 int store_parent(const store_t *st, store_ref ref, store_ref *parent, uint32_t *transition)
 {
-    if (!st->keep_parents)
+    if (st->keep != STORE_PARENTS)
         return -1;
     const uint8_t *p = block_of(st, ref);
     p += key_length(st, p);
@@ -777,13 +806,13 @@ uint32_t store_decode(const store_t *st, const uint8_t *key, nc_count *m, uint32
 
 /* ---- life cycle ---- */
 
-store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents)
+store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
 {
     store_t *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
     st->nplaces = nplaces;
-    st->keep_parents = keep_parents;
+    st->keep = keep;
     st->budget = budget;
     st->bitmap_bytes = ((size_t)nplaces + 7) / 8;
     st->words = nplaces ? ((size_t)nplaces + 63) / 64 : 1;
@@ -876,9 +905,9 @@ static int packed_layout(store_t *st, const uint8_t *bits)
     return 0;
 }
 
-store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, int keep_parents)
+store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, store_keep keep)
 {
-    store_t *st = store_new(nplaces, budget, keep_parents);
+    store_t *st = store_new(nplaces, budget, keep);
     if (st && packed_layout(st, bits) < 0) {
         store_free(st);
         return NULL;

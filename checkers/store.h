@@ -17,8 +17,9 @@
  * successor's key is the parent's plus the transition's effect, shifted
  * into the fields.
  *
- * Records (key, then optionally the parent record's ref in 5 bytes and the
- * transition as a varint) are appended to an arena of big blocks, in
+ * Records (key, then as store_keep says nothing, or the parent record's
+ * ref in 5 bytes and the transition as a varint, or the transition alone)
+ * are appended to an arena of big blocks, in
  * insertion order; a record is named by its store_ref, its position in the
  * arena, which never changes.  A block is left for the next when a record
  * does not fit; how far it was filled is kept beside it.  Insertion order is breadth-first order in a
@@ -36,9 +37,9 @@
  * else STORE_BLOCK_MIN bytes (more when a single record of the net could be
  * larger); the table is on huge pages once it reaches 2 MiB.
  *
- * Cost per state, measured on MCC nets (parents kept): the key (safe nets:
- * P/8 + 1 bytes), 6-7 bytes of parent and transition, and 8 bytes per
- * table slot at 3/8..3/4 load: 22-38 bytes for nets of 16-120 places. */
+ * Cost per state: the key (safe nets: P/8 + 1 bytes, fixed-width keys
+ * often less), 1-2 bytes of transition (6-7 with the parent's ref), and
+ * 8 bytes per table slot at 3/8..3/4 load. */
 #ifndef MCK_STORE_H
 #define MCK_STORE_H
 
@@ -57,10 +58,17 @@ typedef struct store store_t;
 /* The budget a mem_bytes option stands for (0 -> the default). */
 size_t store_budget(size_t mem_bytes);
 
+/* What a record keeps beside its key.  STORE_PARENTS: the parent record
+ * and the transition (store_parent), or a state number (store_number).
+ * STORE_TRANSITIONS: only the transition that first reached the state
+ * (store_transition): in a net, firing t changes the marking by a fixed
+ * vector, so the parent's marking is the state's minus t's effect, and a
+ * run is found again backwards with store_find, for 5 bytes less a state. */
+typedef enum { STORE_KEYS = 0, STORE_PARENTS = 1, STORE_TRANSITIONS = 2 } store_keep;
+
 /* NULL when even the initial table and block do not fit the budget or
- * malloc fails.  keep_parents stores (parent, transition) per record for
- * witnesses, or a state number (store_number). */
-store_t *store_new(uint32_t nplaces, size_t budget, int keep_parents);
+ * malloc fails. */
+store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep);
 void store_free(store_t *st);
 
 /* Fixed-width keys: bits[p] (at most STORE_PACKED_BITS_MAX) is the width
@@ -69,7 +77,7 @@ void store_free(store_t *st);
  * then returns 0 and store_bound_broken says why.  NULL as store_new, or
  * when a width is too large. */
 #define STORE_PACKED_BITS_MAX 32
-store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, int keep_parents);
+store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, store_keep keep);
 int store_is_packed(const store_t *st);
 /* A count did not fit the width its place was given: the bound the width
  * came from was wrong (an internal error, reported, never a wrong answer). */
@@ -139,7 +147,7 @@ int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
 
 /* Searches that number their states densely (for arrays indexed by
  * state) keep the number in the record's parent field, in a store made
- * with keep_parents.  Finds or adds key: 1 when added as number `next`,
+ * with STORE_PARENTS.  Finds or adds key: 1 when added as number `next`,
  * 0 when found; *number gets its number, *ref its record.  -1 when the
  * budget is exhausted. */
 int store_number(store_t *st, const uint8_t *key, size_t len, uint64_t next, uint64_t *number,
@@ -155,9 +163,15 @@ void store_prefetch_record(const store_t *st, uint64_t hash);
 
 /* The key of a record (its length through *len when not NULL). */
 const uint8_t *store_key(const store_t *st, store_ref ref, size_t *len);
-/* Parent and transition of a record; 0, or -1 when parents are not kept.
- * The initial record's parent is STORE_NO_REF. */
+/* Parent and transition of a record; 0, or -1 unless the store keeps
+ * STORE_PARENTS.  The initial record's parent is STORE_NO_REF. */
 int store_parent(const store_t *st, store_ref ref, store_ref *parent, uint32_t *transition);
+/* The transition of a record (0 for the initial one); 0, or -1 when the
+ * store keeps only keys. */
+int store_transition(const store_t *st, store_ref ref, uint32_t *transition);
+/* Finds a key without adding it: 1 with *ref set, or 0.  hash is
+ * store_hash(key, len). */
+int store_find(const store_t *st, const uint8_t *key, size_t len, uint64_t hash, store_ref *ref);
 
 /* Walking the records in insertion order: start at store_first, then
  * while store_more(st, &ref) holds (it may move ref to the next block),

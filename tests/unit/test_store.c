@@ -375,6 +375,55 @@ static void test_deadline(void)
           (unsigned long long)late_n);
 }
 
+/* STORE_TRANSITIONS: a record keeps only its transition, 5 bytes less
+ * than with the parent's ref; store_find finds exactly what was added,
+ * with both kinds of keys. */
+static void test_transitions(void)
+{
+    enum { P = 12, N = 5000 };
+    uint8_t bits[P];
+    for (uint32_t p = 0; p < P; p++)
+        bits[p] = 3;
+    for (int packed = 0; packed < 2; packed++) {
+        store_t *st = packed ? store_new_packed(P, bits, (size_t)64 << 20, STORE_TRANSITIONS)
+                             : store_new(P, (size_t)64 << 20, STORE_TRANSITIONS);
+        store_t *full = packed ? store_new_packed(P, bits, (size_t)64 << 20, STORE_PARENTS)
+                               : store_new(P, (size_t)64 << 20, STORE_PARENTS);
+        uint8_t key[1024];
+        nc_count m[P];
+        int ok = st && full;
+        for (uint32_t i = 0; ok && i < 2 * N; i++) {
+            for (uint32_t p = 0; p < P; p++)
+                m[p] = ((uint64_t)i >> (3 * p)) & 7;     /* 2N distinct markings */
+            size_t len = store_encode(st, m, key);
+            uint64_t h = store_hash(key, len);
+            store_ref r, rf;
+            if (i < N) {
+                ok = store_insert(st, key, len, h, 0, i % 300, &r) == 1 &&
+                     store_insert(full, key, len, h, 0, i % 300, &rf) == 1;
+            } else {
+                uint32_t t;
+                /* the second half was never added: find says so */
+                ok = store_find(st, key, len, h, &r) == 0;
+                for (uint32_t p = 0; p < P; p++)
+                    m[p] = ((uint64_t)(i - N) >> (3 * p)) & 7;
+                len = store_encode(st, m, key);
+                ok = ok && store_find(st, key, len, store_hash(key, len), &r) == 1 &&
+                     store_transition(st, r, &t) == 0 && t == (i - N) % 300 &&
+                     store_parent(st, r, &rf, &t) < 0;
+            }
+        }
+        CHECK(ok, "%s keys: find and transition agree with what was added",
+              packed ? "fixed-width" : "variable");
+        CHECK(ok && store_record_bytes(full) - store_record_bytes(st) == (uint64_t)5 * N,
+              "%s keys: 5 bytes a record less than with parents (%llu against %llu)",
+              packed ? "fixed-width" : "variable", (unsigned long long)store_record_bytes(st),
+              (unsigned long long)(ok ? store_record_bytes(full) : 0));
+        store_free(st);
+        store_free(full);
+    }
+}
+
 int main(void)
 {
     test_encoding();
@@ -382,6 +431,7 @@ int main(void)
     test_sizes();
     test_overflow();
     test_table();
+    test_transitions();
     test_budget();
     test_deadline();
     UNIT_DONE();
