@@ -45,12 +45,12 @@ struct store {
     uint64_t *nz, *gt, *base_nz, *base_gt, *tmpw;
 
     /* fixed-width keys (store_new_packed): place p's count is the field of
-     * pbits[p] bits at bit pshift[p] of word pword[p]; the key is the
+     * pmax[p]'s bits at bit pshift[p] of word pword[p]; the key is the
      * pwords words, little-endian, cut to plen bytes */
     int packed;
     size_t pwords, plen;
     uint32_t *pword;
-    uint8_t *pshift, *pbits;
+    uint8_t *pshift;
     uint64_t *pmax;             /* per place: the largest count its field holds */
     uint64_t *pbase;            /* the base marking's key, as words */
     uint64_t *phigh;            /* the bits of every field but its lowest */
@@ -405,19 +405,25 @@ static void write_record(store_t *st, store_ref ref, const uint8_t *key, size_t 
     st->record_bytes += size;
 }
 
+/* The slot holding key, or the empty slot where it would go. */
+static inline size_t probe(const store_t *st, const uint8_t *key, size_t len, uint64_t hash)
+{
+    uint64_t tag = hash >> STORE_REF_BITS;
+    size_t mask = st->nslots - 1, i = (size_t)hash & mask;
+    for (uint64_t s; (s = st->slots[i]) != 0; i = (i + 1) & mask)
+        if ((s >> STORE_REF_BITS) == tag && key_equal(st, block_of(st, (s & REF_MASK) - 1), key, len))
+            break;
+    return i;
+}
+
 int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
                  store_ref parent, uint32_t transition, store_ref *ref)
 {
     uint64_t tag = hash >> STORE_REF_BITS;
-    size_t mask = st->nslots - 1, i = (size_t)hash & mask;
-    for (uint64_t s; (s = st->slots[i]) != 0; i = (i + 1) & mask) {
-        if ((s >> STORE_REF_BITS) == tag) {
-            store_ref r = (s & REF_MASK) - 1;
-            if (key_equal(st, block_of(st, r), key, len)) {
-                *ref = r;
-                return 0;
-            }
-        }
+    size_t mask, i = probe(st, key, len, hash);
+    if (st->slots[i]) {
+        *ref = (st->slots[i] & REF_MASK) - 1;
+        return 0;
     }
     if (st->used + 1 > st->grow_at) {
         if (!grow_in_time(st))
@@ -485,18 +491,10 @@ const uint8_t *store_key(const store_t *st, store_ref ref, size_t *len)
 
 int store_find(const store_t *st, const uint8_t *key, size_t len, uint64_t hash, store_ref *ref)
 {
-    uint64_t tag = hash >> STORE_REF_BITS;
-    size_t mask = st->nslots - 1;
-    for (size_t i = (size_t)hash & mask, s; (s = st->slots[i]) != 0; i = (i + 1) & mask) {
-        if ((s >> STORE_REF_BITS) == tag) {
-            store_ref r = (s & REF_MASK) - 1;
-            if (key_equal(st, block_of(st, r), key, len)) {
-                *ref = r;
-                return 1;
-            }
-        }
-    }
-    return 0;
+    uint64_t s = st->slots[probe(st, key, len, hash)];
+    if (s)
+        *ref = (s & REF_MASK) - 1;
+    return s != 0;
 }
 
 int store_transition(const store_t *st, store_ref ref, uint32_t *transition)
@@ -520,10 +518,8 @@ int store_parent(const store_t *st, store_ref ref, store_ref *parent, uint32_t *
     store_ref r = 0;
     for (unsigned i = 0; i < PARENT_BYTES; i++)
         r |= (store_ref)p[i] << (8 * i);
-    p += PARENT_BYTES;
     *parent = r;
-    *transition = (uint32_t)varint_get(&p);
-    return 0;
+    return store_transition(st, ref, transition);
 }
 
 /* ---- encoding ----
@@ -806,6 +802,13 @@ uint32_t store_decode(const store_t *st, const uint8_t *key, nc_count *m, uint32
 
 /* ---- life cycle ---- */
 
+/* A record is a key, the parent's ref and a transition of at most 5 bytes. */
+static void set_key_max(store_t *st, size_t key_max)
+{
+    st->key_max = key_max;
+    st->rec_max = key_max + PARENT_BYTES + 5;
+}
+
 store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
 {
     store_t *st = calloc(1, sizeof *st);
@@ -819,8 +822,7 @@ store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
     st->safe_header = varint_len(((uint64_t)st->bitmap_bytes << 1) + 1);
     /* header, bitmap, "> 1" bits, 9-byte varints, and slack for word
      * loads past the end of a key being built */
-    st->key_max = HEADER_MAX + 2 * st->bitmap_bytes + 9 * (size_t)nplaces + 8;
-    st->rec_max = st->key_max + PARENT_BYTES + 5;
+    set_key_max(st, HEADER_MAX + 2 * st->bitmap_bytes + 9 * (size_t)nplaces + 8);
     /* big budgets get blocks of one huge page */
     st->block_shift = budget >= ((size_t)256 << 20) ? 21 : 18;
     while (((size_t)1 << st->block_shift) < STORE_BLOCK_MIN ||
@@ -847,35 +849,15 @@ store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
 static int packed_layout(store_t *st, const uint8_t *bits)
 {
     size_t P = st->nplaces, w = 0, used = 0;
-    for (size_t p = 0; p < P; p++) {
-        if (bits[p] > STORE_PACKED_BITS_MAX)
-            return -1;
-        if (bits[p] && used + bits[p] > 64) {
-            w++;
-            used = 0;
-        }
-        used += bits[p];
-    }
-    st->pwords = w + 1;
-    size_t last = (used + 7) / 8;
-    /* a record is never empty: walking the arena steps by record sizes */
-    if (st->pwords == 1 && last == 0)
-        last = 1;
-    st->plen = 8 * w + last;
-    st->plast_mask = last == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * last)) - 1;
     st->pword = calloc(P ? P : 1, sizeof *st->pword);
     st->pshift = calloc(P ? P : 1, 1);
-    st->pbits = calloc(P ? P : 1, 1);
     st->pmax = calloc(P ? P : 1, sizeof *st->pmax);
-    st->pbase = calloc(3 * st->pwords, sizeof *st->pbase);
-    st->powner = calloc(64 * st->pwords, sizeof *st->powner);
-    if (!st->pword || !st->pshift || !st->pbits || !st->pmax || !st->pbase || !st->powner)
+    if (!st->pword || !st->pshift || !st->pmax)
         return -1;
-    st->phigh = st->pbase + st->pwords;
-    st->ptmp = st->pbase + 2 * st->pwords;
-    w = used = 0;
     for (size_t p = 0; p < P; p++) {
         unsigned b = bits[p];
+        if (b > STORE_PACKED_BITS_MAX)
+            return -1;
         if (b && used + b > 64) {
             w++;
             used = 0;
@@ -884,20 +866,32 @@ static int packed_layout(store_t *st, const uint8_t *bits)
          * since its count (always 0) is still shifted */
         st->pword[p] = b ? (uint32_t)w : 0;
         st->pshift[p] = b ? (uint8_t)used : 0;
-        st->pbits[p] = (uint8_t)b;
         st->pmax[p] = b ? (UINT64_C(1) << b) - 1 : 0;
-        for (unsigned i = 0; i < b; i++) {
-            st->powner[64 * w + used + i] = (uint32_t)p;
-            if (i)
-                st->phigh[w] |= UINT64_C(1) << (used + i);
-        }
         used += b;
     }
+    st->pwords = w + 1;
+    size_t last = (used + 7) / 8;
+    /* a record is never empty: walking the arena steps by record sizes */
+    if (st->pwords == 1 && last == 0)
+        last = 1;
+    st->plen = 8 * w + last;
+    st->plast_mask = last == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * last)) - 1;
+    st->pbase = calloc(3 * st->pwords, sizeof *st->pbase);
+    st->powner = calloc(64 * st->pwords, sizeof *st->powner);
+    if (!st->pbase || !st->powner)
+        return -1;
+    st->phigh = st->pbase + st->pwords;
+    st->ptmp = st->pbase + 2 * st->pwords;
+    for (size_t p = 0; p < P; p++)
+        for (unsigned i = 0; i < bits[p]; i++) {
+            st->powner[64 * st->pword[p] + st->pshift[p] + i] = (uint32_t)p;
+            if (i)
+                st->phigh[st->pword[p]] |= UINT64_C(1) << (st->pshift[p] + i);
+        }
     /* the buffers of keys in flight hold whole words (the blocks, sized
      * for variable keys of at least 9 bytes per place, fit these) */
     if (st->key_max < 8 * st->pwords + SLACK) {
-        st->key_max = 8 * st->pwords + SLACK;
-        st->rec_max = st->key_max + PARENT_BYTES + 5;
+        set_key_max(st, 8 * st->pwords + SLACK);
         if (st->block_size < 2 * st->rec_max)
             return -1;
     }
@@ -936,7 +930,6 @@ void store_free(store_t *st)
         return;
     free(st->pword);
     free(st->pshift);
-    free(st->pbits);
     free(st->pmax);
     free(st->pbase);
     free(st->powner);
