@@ -87,9 +87,10 @@ int store_bound_broken(const store_t *st);
  * checkers/clock.h counts them; 0: none).  Doubling the table rehashes
  * every state at once, which on big tables takes a good part of a second:
  * a doubling that would, judged by the last one, end after the limit is
- * not started, and the table fills up instead, the search meeting its
- * limit at its next clock check.  Should the table be full first,
- * store_insert says STORE_OUT_OF_TIME. */
+ * not started, and one that runs into the limit all the same is given up;
+ * the table fills up instead, the search meeting its limit at its next
+ * clock check.  Should the table be full first, store_insert says
+ * STORE_OUT_OF_TIME. */
 void store_set_deadline(store_t *st, double deadline);
 #define STORE_OUT_OF_TIME (-2)
 
