@@ -201,6 +201,9 @@ static void print_help(FILE *out)
         "      --pack on|off    markings as fields of the bits their proven bounds need\n"
         "                       (default on, when every place gets a bound); off: variable-\n"
         "                       length keys, for comparisons\n"
+        "      --compact on|off  fixed-width keys kept in a compact table, less the bits\n"
+        "                       a slot's position tells (default on, for searches that\n"
+        "                       need no graph); off: in the arena, for comparisons\n"
         "\n"
         "output: 'Result: YES.', 'Result: NO.' or 'Result: UNKNOWN (reason).', then the run\n"
         "under 'Witness:' or 'Counterexample:', then 'Time needed: T seconds'.\n"
@@ -503,7 +506,7 @@ out:
 
 static int cmd_check(int argc, char **argv, const char *kit_spec)
 {
-    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK };
+    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT };
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"kind", required_argument, NULL, 'k'},
@@ -517,6 +520,7 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
         {"expect", no_argument, NULL, OPT_EXPECT},
         {"finite-runs", required_argument, NULL, OPT_FINITE},
         {"pack", required_argument, NULL, OPT_PACK},
+        {"compact", required_argument, NULL, OPT_COMPACT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -559,6 +563,12 @@ static int cmd_check(int argc, char **argv, const char *kit_spec)
                 a.opt.variable_keys = !strcmp(optarg, "off");
             else
                 return usage_error("--pack takes 'on' or 'off', not '%s'", optarg);
+            break;
+        case OPT_COMPACT:
+            if (!strcmp(optarg, "on") || !strcmp(optarg, "off"))
+                a.opt.no_compact = !strcmp(optarg, "off");
+            else
+                return usage_error("--compact takes 'on' or 'off', not '%s'", optarg);
             break;
         case 'h': print_help(stdout); return 0;
         default: return usage_error("%s", "bad option");

@@ -48,6 +48,9 @@ typedef struct check_options {
     /* --pack=off: variable-length keys even when every place has a proven
      * bound (explore.c), for comparisons */
     int variable_keys;
+    /* --compact=off: fixed-width keys in the arena and 8-byte slots, not
+     * in a compact table (store.h), for comparisons */
+    int no_compact;
     volatile int *interrupted; /* set asynchronously (signals); may be NULL */
 } check_options;
 

@@ -171,7 +171,7 @@ ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size
             return NULL;
         }
     m->g = graph_new(m->budget / 2);
-    explore_t *ex = m->g ? explore_new(cn, &sub, 0) : NULL;
+    explore_t *ex = m->g ? explore_new(cn, &sub, EXPLORE_REFS) : NULL;
     if (!ex) {
         ctl_model_free(m);
         result_unknown(res, "memory budget exhausted");

@@ -112,7 +112,7 @@ static void search(const cnet_t *cn, const tree_t *formula, prop_kind kind,
     else
         v.on_state = reach_state;
     result_add_technique(res, "EXPLICIT");
-    explore_t *ex = explore_new(cn, opt, opt->want_run);
+    explore_t *ex = explore_new(cn, opt, opt->want_run ? EXPLORE_RUNS : 0);
     if (ex && reduce && !(g.sb = stubborn_new(cn)))
         ex = (explore_free(ex), NULL);
     if (ex && reduce &&

@@ -87,6 +87,8 @@ struct explore {
     uint32_t *marked2;
     uint32_t nmarked2;
     uint8_t *key;
+    uint8_t *root;        /* the initial marking's key, where runs start */
+    size_t root_len;
 
     pending *batch;
     uint8_t *bkeys;       /* the keys of a batch */
@@ -114,31 +116,36 @@ static void find_always(explore_t *ex)
             ex->always[ex->nalways++] = t;
 }
 
-static store_t *new_store(const cnet_t *cn, const check_options *opt, int keep_runs)
+static store_t *new_store(const cnet_t *cn, const check_options *opt, unsigned flags)
 {
-    store_keep keep = keep_runs ? STORE_TRANSITIONS : STORE_KEYS;
+    store_keep keep = flags & EXPLORE_RUNS ? STORE_TRANSITIONS : STORE_KEYS;
     size_t budget = store_budget(opt->mem_bytes);
     double seconds = PLACEBITS_SECONDS;
     if (opt->timeout > 0 && opt->timeout / 20 < seconds)
         seconds = opt->timeout / 20;
     double start = mono_now();
     uint8_t *bits = opt->variable_keys ? NULL : placebits(cn, seconds);
-    store_t *st = bits ? store_new_packed(cn->nplaces, bits, budget, keep) : NULL;
+    store_t *st = NULL;
+    if (bits && !(flags & EXPLORE_REFS) && !opt->no_compact)
+        st = store_new_compact(cn->nplaces, bits, cn->ntransitions, budget, keep);
+    if (bits && !st)
+        st = store_new_packed(cn->nplaces, bits, budget, keep);
     free(bits);
     if (opt->verbose)
-        fprintf(stderr, "explore: %s keys (place bounds: %.3f s)\n",
-                st ? "fixed-width" : "variable-length", mono_now() - start);
+        fprintf(stderr, "explore: %s keys%s (place bounds: %.3f s)\n",
+                st ? "fixed-width" : "variable-length",
+                st && store_is_compact(st) ? " in a compact table" : "", mono_now() - start);
     return st ? st : store_new(cn->nplaces, budget, keep);
 }
 
-explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_runs)
+explore_t *explore_new(const cnet_t *cn, const check_options *opt, unsigned flags)
 {
     explore_t *ex = calloc(1, sizeof *ex);
     if (!ex)
         return NULL;
     ex->cn = cn;
     ex->opt = opt;
-    ex->st = new_store(cn, opt, keep_runs);
+    ex->st = new_store(cn, opt, flags);
     if (!ex->st) {
         free(ex);
         return NULL;
@@ -150,6 +157,7 @@ explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_runs
     ex->m2 = scratch(ex, P, sizeof *ex->m2);
     ex->marked2 = scratch(ex, P, sizeof *ex->marked2);
     ex->key = scratch(ex, K, 1);
+    ex->root = scratch(ex, K, 1);
     ex->bcap = BATCH_BYTES + K;
     ex->bkeys = scratch(ex, ex->bcap, 1);
     ex->batch = scratch(ex, BATCH_MAX, sizeof *ex->batch);
@@ -162,7 +170,7 @@ explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_runs
     ex->mnext = scratch(ex, P, sizeof *ex->mnext);
     ex->markednext = scratch(ex, P, sizeof *ex->markednext);
     ex->changed = scratch(ex, P, sizeof *ex->changed);
-    if (!ex->m || !ex->marked || !ex->m2 || !ex->marked2 || !ex->key || !ex->bkeys ||
+    if (!ex->m || !ex->marked || !ex->m2 || !ex->marked2 || !ex->key || !ex->root || !ex->bkeys ||
         !ex->batch || !ex->enabled || !ex->hits || !ex->stamp || !ex->tbits || !ex->always ||
         !ex->en_bits || !ex->mnext || !ex->markednext || !ex->changed) {
         explore_free(ex);
@@ -182,6 +190,7 @@ void explore_free(explore_t *ex)
     free(ex->m2);
     free(ex->marked2);
     free(ex->key);
+    free(ex->root);
     free(ex->bkeys);
     free(ex->batch);
     free(ex->enabled);
@@ -406,7 +415,7 @@ static int next_step(explore_t *ex, pending *p, size_t *used)
         return 0;
     }
     p->kind = P_SUCC;
-    p->hash = store_hash(ex->bkeys + *used, p->len);
+    p->hash = store_key_hash(ex->st, ex->bkeys + *used, p->len);
     store_prefetch_slot(ex->st, p->hash);
     *used += p->len;
     return 1;
@@ -417,6 +426,8 @@ static int next_step(explore_t *ex, pending *p, size_t *used)
 static size_t fill_batch(explore_t *ex)
 {
     size_t nb = 0, used = 0, K = store_key_max(ex->st);
+    /* every step of the states before the one loaded last is done */
+    store_release(ex->st, ex->cur);
     while (nb < BATCH_MAX && used + K <= ex->bcap) {
         if (!ex->loaded) {
             if (!store_more(ex->st, &ex->next))
@@ -533,9 +544,11 @@ static int add_initial(search *s)
         s->why = overflow_reason(ex);
         return -1;
     }
+    memcpy(ex->root, ex->key, len);
+    ex->root_len = len;
     store_ref ref;
-    return add_state(s, ex->key, len, store_hash(ex->key, len), STORE_NO_REF, 0, &ref) < 0
-               ? -1 : 0;
+    return add_state(s, ex->key, len, store_key_hash(ex->st, ex->key, len), STORE_NO_REF, 0,
+                     &ref) < 0 ? -1 : 0;
 }
 
 explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, result_t *res)
@@ -559,6 +572,8 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     res->states = store_count(ex->st);
     res->edges = ex->edges;
     res->peak_bytes = store_peak_bytes(ex->st) + ex->scratch_bytes;
+    if (ex->opt->verbose)
+        store_print_stats(ex->st, stderr);
     if (s.why) {
         result_unknown(res, s.why);
         return EXPLORE_GAVE_UP;
@@ -566,23 +581,25 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     return stopped ? EXPLORE_STOPPED : EXPLORE_DONE;
 }
 
-/* The records keep only the transition that reached each state: the
+/* The store keeps only the transition that reached each state: the
  * parent is the state with that transition's effect taken back, found
- * again in the store.  A run costs a lookup a step, never a byte a state. */
-static int parent_of(const explore_t *ex, store_ref ref, uint32_t t, nc_count *m,
-                     uint32_t *marked, uint8_t *key, store_ref *parent)
+ * again in the store.  A run costs a lookup a step, never a byte a state.
+ * key (of *len bytes) becomes its parent's; -1 when that is not there. */
+static int step_back(const explore_t *ex, uint8_t *key, size_t *len, uint32_t *t, nc_count *m,
+                     uint32_t *marked)
 {
     const cnet_t *cn = ex->cn;
-    uint32_t n = store_decode(ex->st, store_key(ex->st, ref, NULL), m, marked);
-    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++)
+    if (!store_find_transition(ex->st, key, *len, store_key_hash(ex->st, key, *len), t))
+        return -1;
+    uint32_t n = store_decode(ex->st, key, m, marked);
+    for (uint32_t i = cn->eff_start[*t]; i < cn->eff_start[*t + 1]; i++)
         m[cn->eff_place[i]] -= (nc_count)cn->eff_delta[i];
-    size_t len = store_encode(ex->st, m, key);
-    int found = len && store_find(ex->st, key, len, store_hash(key, len), parent);
+    *len = store_encode(ex->st, m, key);
     for (uint32_t i = 0; i < n; i++)
         m[marked[i]] = 0;
-    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++)
+    for (uint32_t i = cn->eff_start[*t]; i < cn->eff_start[*t + 1]; i++)
         m[cn->eff_place[i]] = 0;
-    return found ? 0 : -1;
+    return *len ? 0 : -1;
 }
 
 static int push_step(uint32_t **r, size_t *n, size_t *cap, uint32_t t)
@@ -601,16 +618,20 @@ static int push_step(uint32_t **r, size_t *n, size_t *cap, uint32_t t)
 int explore_run(const explore_t *ex, store_ref ref, uint32_t **run, size_t *len)
 {
     uint32_t P = ex->cn->nplaces;
-    size_t n = 0, cap = 64;
+    size_t n = 0, cap = 64, klen;
     uint32_t *r = malloc(cap * sizeof *r);
     nc_count *m = calloc(P ? P : 1, sizeof *m);
     uint32_t *marked = calloc(P ? P : 1, sizeof *marked);
-    uint8_t *key = malloc(store_key_max(ex->st));
-    int ok = r && m && marked && key;
-    for (store_ref root = store_first(ex->st); ok && ref != root;) {
+    uint8_t *key = calloc(1, store_key_max(ex->st));
+    int ok = r && m && marked && key && ref != STORE_NO_REF;
+    if (ok) {
+        const uint8_t *from = store_key(ex->st, ref, &klen);
+        memcpy(key, from, klen);
+    }
+    /* a marking is reached once: its key is the initial one's only there */
+    while (ok && !(klen == ex->root_len && memcmp(key, ex->root, klen) == 0)) {
         uint32_t t;
-        ok = store_transition(ex->st, ref, &t) == 0 && push_step(&r, &n, &cap, t) == 0 &&
-             parent_of(ex, ref, t, m, marked, key, &ref) == 0;
+        ok = step_back(ex, key, &klen, &t, m, marked) == 0 && push_step(&r, &n, &cap, t) == 0;
     }
     free(m);
     free(marked);

@@ -44,10 +44,17 @@ typedef struct explore_visitor {
     const char *name;
 } explore_visitor;
 
-/* NULL when the budget (store_budget(opt->mem_bytes)) or malloc fails.
- * keep_runs makes explore_run possible, for the 1-3 bytes per state of
- * the transition that reached it (store.h, STORE_TRANSITIONS). */
-explore_t *explore_new(const cnet_t *cn, const check_options *opt, int keep_runs);
+/* What a search keeps.  EXPLORE_RUNS: explore_run works, for the 1-3
+ * bytes per state of the transition that reached it (store.h,
+ * STORE_TRANSITIONS).  EXPLORE_REFS: every state's ref lasts the whole
+ * search, and on_edge names known targets too.  Without it the store may
+ * be compact (store_new_compact): a ref is then valid during the callback
+ * that gives it and, when that callback stops the search, afterwards, and
+ * on_edge's `to` is STORE_NO_REF when the target was known. */
+enum { EXPLORE_RUNS = 1u, EXPLORE_REFS = 2u };
+
+/* NULL when the budget (store_budget(opt->mem_bytes)) or malloc fails. */
+explore_t *explore_new(const cnet_t *cn, const check_options *opt, unsigned flags);
 void explore_free(explore_t *ex);
 
 /* Runs the search.  Fills res->states (markings stored), res->edges
@@ -57,7 +64,8 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
 
 /* The transitions of the search-tree path from the initial marking to ref
  * (a shortest run): a malloc'd array in *run, its length in *len.  0, or -1
- * on no memory or when runs were not kept. */
+ * on no memory, when runs were not kept or ref is not valid (see
+ * EXPLORE_REFS).  Callbacks may ask for runs during the search. */
 int explore_run(const explore_t *ex, store_ref ref, uint32_t **run, size_t *len);
 
 const store_t *explore_store(const explore_t *ex);

@@ -240,7 +240,7 @@ void generic_behavioural(const cnet_t *cn, const check_options *opt, gp_result *
     if (opt->timeout > 0)
         sub.timeout = EXPLORE_SHARE * opt->timeout;
     w.g = graph_new(budget - budget / 3);
-    explore_t *ex = w.marked && w.fired ? explore_new(cn, &sub, 1) : NULL;
+    explore_t *ex = w.marked && w.fired ? explore_new(cn, &sub, EXPLORE_RUNS | EXPLORE_REFS) : NULL;
     if (!ex) {
         for (int i = GP_SAFE; i <= GP_LIVE; i++)
             gp_set(&out->v[i], -1, "EXPLICIT", "memory budget exhausted");

@@ -1,8 +1,10 @@
 /* store: packed markings in an arena, found again through an
  * open-addressing table (the layout is described in store.h). */
 #include "checkers/clock.h"
+#include "checkers/ctable.h"
 #include "checkers/store.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -57,7 +59,18 @@ struct store {
     uint32_t *powner;           /* per key bit: the place whose field holds it */
     uint64_t *ptmp;             /* a key being built */
     uint64_t plast_mask;        /* the bytes of the last word the key keeps */
+    unsigned pspan;             /* bits from the first to the last field's end */
     int bound_broken;
+
+    /* compact stores (store_new_compact): the set, with the transitions,
+     * is a ctable; the arena only queues keys, and is freed behind the
+     * search (store_release) */
+    int compact, ct_values;
+    ctable ct;
+    size_t ct_size;             /* bytes of ct.slots */
+    uint64_t ct_grow_at, ct_full_at;
+    size_t released;            /* the blocks before this one are freed */
+    size_t queue_peak;          /* most arena blocks held at once, in bytes */
 };
 
 size_t store_budget(size_t mem_bytes)
@@ -242,6 +255,8 @@ static int arena_add_block(store_t *st)
     }
     st->blocks[st->nblocks++] = blk;
     st->wpos = 0;
+    size_t held = (st->nblocks - st->released) * st->block_size;
+    st->queue_peak = held > st->queue_peak ? held : st->queue_peak;
     return 0;
 }
 
@@ -427,9 +442,14 @@ static inline size_t probe(const store_t *st, const uint8_t *key, size_t len, ui
     return i;
 }
 
+static int compact_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                          uint32_t transition, store_ref *ref);
+
 int store_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
                  store_ref parent, uint32_t transition, store_ref *ref)
 {
+    if (st->compact)
+        return compact_insert(st, key, len, hash, transition, ref);
     uint64_t tag = hash >> STORE_REF_BITS;
     size_t mask, i = probe(st, key, len, hash);
     if (st->slots[i]) {
@@ -477,11 +497,17 @@ int store_number(store_t *st, const uint8_t *key, size_t len, uint64_t next, uin
 
 void store_prefetch_slot(const store_t *st, uint64_t hash)
 {
+    if (st->compact) {
+        ctable_prefetch(&st->ct, hash);
+        return;
+    }
     __builtin_prefetch(&st->slots[(size_t)hash & (st->nslots - 1)]);
 }
 
 void store_prefetch_record(const store_t *st, uint64_t hash)
 {
+    if (st->compact)   /* nothing beside the slot to touch */
+        return;
     uint64_t tag = hash >> STORE_REF_BITS;
     size_t mask = st->nslots - 1;
     for (size_t i = (size_t)hash & mask, s; (s = st->slots[i]) != 0; i = (i + 1) & mask) {
@@ -502,6 +528,8 @@ const uint8_t *store_key(const store_t *st, store_ref ref, size_t *len)
 
 int store_find(const store_t *st, const uint8_t *key, size_t len, uint64_t hash, store_ref *ref)
 {
+    if (st->compact)
+        return 0;
     uint64_t s = st->slots[probe(st, key, len, hash)];
     if (s)
         *ref = (s & REF_MASK) - 1;
@@ -510,6 +538,11 @@ int store_find(const store_t *st, const uint8_t *key, size_t len, uint64_t hash,
 
 int store_transition(const store_t *st, store_ref ref, uint32_t *transition)
 {
+    if (st->compact) {
+        const uint8_t *key = block_of(st, ref);
+        return st->ct_values && ctable_find(&st->ct, key, ctable_hash(&st->ct, key), transition)
+                   ? 0 : -1;
+    }
     if (st->keep == STORE_KEYS)
         return -1;
     const uint8_t *p = block_of(st, ref);
@@ -881,6 +914,7 @@ static int packed_layout(store_t *st, const uint8_t *bits)
         used += b;
     }
     st->pwords = w + 1;
+    st->pspan = (unsigned)(64 * w + used);
     size_t last = (used + 7) / 8;
     /* a record is never empty: walking the arena steps by record sizes */
     if (st->pwords == 1 && last == 0)
@@ -949,6 +983,7 @@ void store_free(store_t *st)
         big_free(st->blocks[i], st->block_size);
     free(st->blocks);
     big_free(st->slots, st->nslots * sizeof(uint64_t));
+    big_free(st->ct.slots, st->ct_size);
     free(st->nz);
     free(st);
 }
@@ -958,3 +993,212 @@ uint64_t store_count(const store_t *st) { return st->count; }
 size_t store_bytes(const store_t *st) { return st->bytes; }
 size_t store_peak_bytes(const store_t *st) { return st->peak; }
 uint64_t store_record_bytes(const store_t *st) { return st->record_bytes; }
+
+/* ---- compact stores ---- */
+
+#define CT_MIN ((uint64_t)1 << 12)
+#define CT_GROW_NUM 3u      /* growing by half: loads stay within 0.6..0.9 */
+#define CT_GROW_DEN 2u
+#define CT_MOVE_STEP ((uint64_t)1 << 15)   /* slots moved between clock checks */
+
+static unsigned bits_for(uint64_t v)
+{
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+}
+
+/* Memory for a table of at least m home slots: huge-page sized ones get
+ * the rest of their last page as more slots.  0 when it does not fit. */
+static size_t ct_size_for(const store_t *st, uint64_t *m)
+{
+    size_t size = ctable_bytes(&st->ct, *m);
+    if (size == SIZE_MAX || size > SIZE_MAX - HUGE_PAGE)
+        return 0;
+    if (size >= HUGE_PAGE) {
+        size = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        uint64_t more = ctable_slots_in(&st->ct, size, *m);
+        *m = more > *m ? more : *m;
+    }
+    return size;
+}
+
+static void ct_thresholds(store_t *st)
+{
+    st->ct_grow_at = st->ct.m / 10 * 9;
+    st->ct_full_at = st->ct.m / 100 * 97;
+}
+
+/* A table of m (or a few more) home slots, empty or with every entry of
+ * the current one; 0, or -1 when memory or the deadline ran out (the
+ * current table then stays). */
+static int ct_resize(store_t *st, uint64_t m)
+{
+    double start = mono_now();
+    size_t size = ct_size_for(st, &m);
+    if (!size || account(st, size) < 0)
+        return -1;
+    uint8_t *mem = big_alloc(size);
+    if (!mem) {
+        unaccount(st, size);
+        return -1;
+    }
+    ctable to = st->ct;
+    ctable_attach(&to, mem, m);
+    int r = 1;
+    if (st->ct.slots) {
+        uint64_t cursor = 0;
+        while ((r = ctable_move(&to, &st->ct, &cursor, CT_MOVE_STEP)) == 0)
+            if (st->deadline > 0 && mono_now() > st->deadline) {
+                st->declined = 1;
+                break;
+            }
+    }
+    if (r != 1) {
+        big_free(mem, size);
+        unaccount(st, size);
+        return -1;
+    }
+    if (st->ct.slots) {
+        big_free(st->ct.slots, st->ct_size);
+        unaccount(st, st->ct_size);
+    }
+    st->ct = to;
+    st->ct_size = size;
+    ct_thresholds(st);
+    st->grow_seconds = mono_now() - start;
+    return 0;
+}
+
+static int ct_grow(store_t *st)
+{
+    if (st->declined)
+        return -1;
+    if (!grow_in_time(st)) {
+        st->declined = 1;
+        return -1;
+    }
+    uint64_t m = st->ct.m;
+    if (m > UINT64_MAX / CT_GROW_NUM)
+        return -1;
+    return ct_resize(st, m * CT_GROW_NUM / CT_GROW_DEN);
+}
+
+static int ct_gave_up(const store_t *st)
+{
+    return st->declined ? STORE_OUT_OF_TIME : -1;
+}
+
+static int compact_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                          uint32_t transition, store_ref *ref)
+{
+    uint32_t seen;
+    *ref = STORE_NO_REF;
+    if (st->ct.count + 1 > st->ct_grow_at) {
+        if (ctable_find(&st->ct, key, hash, &seen))
+            return 0;
+        /* squeeze the table instead */
+        if (ct_grow(st) < 0)
+            st->ct_grow_at = st->ct_full_at;
+        if (st->ct.count + 1 > st->ct_full_at)
+            return ct_gave_up(st);
+    }
+    /* a new key must have its place in the queue: a new block is got
+     * before the table learns of it */
+    store_ref r;
+    if ((!st->nblocks || st->wpos + len > st->block_size - SLACK) &&
+        arena_reserve(st, len, &r) < 0)
+        return -1;
+    int added;
+    while ((added = ctable_insert(&st->ct, key, hash, st->ct_values ? transition : 0)) ==
+           CTABLE_FULL)
+        if (ct_grow(st) < 0)
+            return ct_gave_up(st);
+    if (!added)
+        return 0;
+    r = ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
+    memcpy(block_of(st, r), key, len);
+    st->wpos += len;
+    st->record_bytes += len;
+    st->count++;
+    *ref = r;
+    return 1;
+}
+
+store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntransitions,
+                           size_t budget, store_keep keep)
+{
+    if (keep == STORE_PARENTS)
+        return NULL;
+    store_t *st = store_new_packed(nplaces, bits, budget, STORE_KEYS);
+    if (!st)
+        return NULL;
+    /* the classic table is not needed */
+    free(st->slots);
+    unaccount(st, st->nslots * sizeof(uint64_t));
+    st->slots = NULL;
+    st->nslots = 0;
+    st->compact = 1;
+    st->ct_values = keep == STORE_TRANSITIONS;
+    ctable_shape(&st->ct, st->plen, st->pspan ? st->pspan : 1,
+                 st->ct_values && ntransitions > 1 ? bits_for(ntransitions - 1) : 0);
+    if (ct_resize(st, CT_MIN) < 0) {
+        store_free(st);
+        return NULL;
+    }
+    return st;
+}
+
+int store_is_compact(const store_t *st) { return st->compact; }
+
+uint64_t store_key_hash(const store_t *st, const uint8_t *key, size_t len)
+{
+    return st->compact ? ctable_hash(&st->ct, key) : store_hash(key, len);
+}
+
+int store_find_transition(const store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                          uint32_t *transition)
+{
+    if (st->compact)
+        return st->ct_values && ctable_find(&st->ct, key, hash, transition);
+    store_ref ref;
+    return store_find(st, key, len, hash, &ref) && store_transition(st, ref, transition) == 0;
+}
+
+void store_release(store_t *st, store_ref ref)
+{
+    if (!st->compact)
+        return;
+    size_t upto = (size_t)(ref >> st->block_shift);
+    for (; st->released < upto && st->released + 1 < st->nblocks; st->released++) {
+        big_free(st->blocks[st->released], st->block_size);
+        st->blocks[st->released] = NULL;
+        unaccount(st, st->block_size);
+    }
+}
+
+double store_load(const store_t *st)
+{
+    return st->compact ? (double)st->ct.count / (double)st->ct.m
+                       : (double)st->used / (double)st->nslots;
+}
+
+size_t store_table_bytes(const store_t *st)
+{
+    return st->compact ? st->ct_size : st->nslots * sizeof(uint64_t);
+}
+
+void store_print_stats(const store_t *st, FILE *f)
+{
+    uint64_t n = st->count ? st->count : 1;
+    if (!st->compact) {
+        fprintf(f, "store: %s keys, %.1f bytes a record; table %zu slots of 8 bytes, load %.2f "
+                   "(%.1f bytes/state)\n",
+                st->packed ? "fixed-width" : "variable-length",
+                (double)st->record_bytes / (double)n, st->nslots, store_load(st),
+                (double)(st->nslots * sizeof(uint64_t)) / (double)n);
+        return;
+    }
+    fprintf(f, "store: %zu-byte keys (%u bits) in a compact table of %llu slots of %zu bytes, "
+               "load %.2f (%.1f bytes/state); queue at most %.1f MB\n",
+            st->plen, st->pspan, (unsigned long long)st->ct.m, st->ct.slot_bytes, store_load(st),
+            (double)st->ct_size / (double)n, (double)st->queue_peak / 1e6);
+}

@@ -39,12 +39,20 @@
  *
  * Cost per state: the key (safe nets: P/8 + 1 bytes, fixed-width keys
  * often less), 1-2 bytes of transition (6-7 with the parent's ref), and
- * 8 bytes per table slot at 3/8..3/4 load. */
+ * 8 bytes per table slot at 3/8..3/4 load.
+ *
+ * Compact stores (store_new_compact, fixed-width keys without parents)
+ * keep the set in a ctable instead (ctable.h): each state's slot holds
+ * its key less the bits the slot's position tells, and the transition
+ * that reached it, at 0.6..0.9 load (0.97 when memory is short).  The
+ * arena then only queues keys: a state's key stays there until the
+ * search releases it (store_release), and a known state has no ref. */
 #ifndef MCK_STORE_H
 #define MCK_STORE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "netconv.h"
 
 typedef uint64_t store_ref;
@@ -79,6 +87,20 @@ void store_free(store_t *st);
 #define STORE_PACKED_BITS_MAX 32
 store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, store_keep keep);
 int store_is_packed(const store_t *st);
+
+/* A compact store of fixed-width keys (bits as store_new_packed) for a net
+ * of ntransitions transitions; keep is STORE_KEYS or STORE_TRANSITIONS.
+ * store_insert then gives refs only to the keys it adds (STORE_NO_REF
+ * for known ones), and a ref's key (store_key, store_transition) can be
+ * read until store_release passes it.  store_find, store_parent and
+ * store_number are for the other stores only.  NULL as store_new_packed,
+ * or for STORE_PARENTS. */
+store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntransitions,
+                           size_t budget, store_keep keep);
+int store_is_compact(const store_t *st);
+/* Frees what only keys before ref needed (compact stores; others keep
+ * everything). */
+void store_release(store_t *st, store_ref ref);
 /* A count did not fit the width its place was given: the bound the width
  * came from was wrong (an internal error, reported, never a wrong answer). */
 int store_bound_broken(const store_t *st);
@@ -139,6 +161,10 @@ static inline int store_key_is_safe(const uint8_t *key, size_t *header)
 /* Reads up to 7 bytes behind the key: every key buffer of store_key_max
  * bytes and every record has that slack. */
 uint64_t store_hash(const uint8_t *key, size_t len);
+/* The hash store_insert, store_find and the prefetches of st take:
+ * store_hash, but for compact stores, whose table places keys by its
+ * own. */
+uint64_t store_key_hash(const store_t *st, const uint8_t *key, size_t len);
 
 /* Finds or adds a key.  Returns 1 when added (its record then gets parent
  * and transition, if parents are kept), 0 when it was there, -1 when the
@@ -173,6 +199,11 @@ int store_transition(const store_t *st, store_ref ref, uint32_t *transition);
 /* Finds a key without adding it: 1 with *ref set, or 0.  hash is
  * store_hash(key, len). */
 int store_find(const store_t *st, const uint8_t *key, size_t len, uint64_t hash, store_ref *ref);
+/* The transition that first reached the state of key: 1 with *transition
+ * set, or 0 when the key is not there or transitions are not kept.  hash
+ * is store_key_hash(st, key, len). */
+int store_find_transition(const store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                          uint32_t *transition);
 
 /* Walking the records in insertion order: start at store_first, then
  * while store_more(st, &ref) holds (it may move ref to the next block),
@@ -186,5 +217,10 @@ size_t store_bytes(const store_t *st);       /* accounted now */
 size_t store_peak_bytes(const store_t *st);  /* accounted at most, so far */
 /* Bytes of the records alone (keys and parents), for statistics. */
 uint64_t store_record_bytes(const store_t *st);
+/* The hash table: its bytes and its load (entries per home slot). */
+size_t store_table_bytes(const store_t *st);
+double store_load(const store_t *st);
+/* One line on how the states are kept (for -v). */
+void store_print_stats(const store_t *st, FILE *f);
 
 #endif

@@ -192,7 +192,7 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
     if (!reduced)
         memset(&red, 0, sizeof red);
     const cnet_t *cn = reduced ? red.cn : r->cn;
-    explore_t *ex = explore_new(cn, &opt, keep_runs);
+    explore_t *ex = explore_new(cn, &opt, keep_runs ? EXPLORE_RUNS : 0);
     if (!ex) {
         fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", r->exam);
         if (reduced)

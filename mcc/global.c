@@ -392,7 +392,7 @@ static int explore_for(const mcc_run *r, watch *w)
     if (!reduced)
         memset(&red, 0, sizeof red);
     const cnet_t *cn = reduced ? red.cn : r->cn;
-    explore_t *ex = explore_new(cn, &opt, keep_runs);
+    explore_t *ex = explore_new(cn, &opt, (keep_runs ? EXPLORE_RUNS : 0) | (w->g ? EXPLORE_REFS : 0));
     if (!ex) {
         fprintf(stderr, "mck mcc: %s: memory budget too small to start\n", names[w->q]);
         mcc_reduced_free(&red);

@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next_rand(void)
@@ -424,6 +425,117 @@ static void test_transitions(void)
     }
 }
 
+/* Compact stores: refs for added keys only, the queue in insertion
+ * order, transitions found by key, memory freed behind the queue, the
+ * table grown through, and the budget and the deadline still end it. */
+static void test_compact(void)
+{
+    enum { P = 16, N = 300000 };
+    uint8_t bits[P];
+    for (uint32_t p = 0; p < P; p++)
+        bits[p] = p < 8 ? 1 : 4;   /* 40 bits: 8 safe places, 8 of counts to 15 */
+    /* below 256 MiB: blocks of 256 KiB, several of them */
+    store_t *st = store_new_compact(P, bits, 700, (size_t)200 << 20, STORE_TRANSITIONS);
+    CHECK(st && store_is_compact(st), "a compact store of 40-bit keys");
+    if (!st)
+        return;
+    uint8_t key[1024];
+    nc_count m[P];
+    int ok = 1;
+    store_ref first = STORE_NO_REF, prev = 0;
+    for (uint32_t i = 0; ok && i < N; i++) {
+        for (uint32_t p = 0; p < P; p++)
+            m[p] = p < 8 ? (i >> p) & 1 : ((uint64_t)i * 2654435761u >> (4 * (p - 8) + 3)) & 15;
+        size_t len = store_encode(st, m, key);
+        store_ref r;
+        int added = store_insert(st, key, len, store_key_hash(st, key, len), 0, i % 700, &r);
+        ok = (added == 1 && r != STORE_NO_REF && (i == 0 || r > prev)) ||
+             (added == 0 && r == STORE_NO_REF);
+        prev = added == 1 ? r : prev;
+        first = i == 0 ? r : first;
+    }
+    uint64_t n = store_count(st);
+    CHECK(ok && n > N / 2 && first == store_first(st),
+          "%llu of %d markings new, refs ascending; known ones have none", (unsigned long long)n,
+          N);
+    CHECK(store_load(st) > 0.55 && store_load(st) <= 0.9,
+          "the table grew through, load %.2f", store_load(st));
+    /* every marking's transition by key, and by ref walking the queue */
+    ok = 1;
+    for (uint32_t i = 0; ok && i < N; i++) {
+        for (uint32_t p = 0; p < P; p++)
+            m[p] = p < 8 ? (i >> p) & 1 : ((uint64_t)i * 2654435761u >> (4 * (p - 8) + 3)) & 15;
+        size_t len = store_encode(st, m, key);
+        uint32_t t;
+        ok = store_find_transition(st, key, len, store_key_hash(st, key, len), &t) == 1 &&
+             t < 700;
+    }
+    uint64_t walked = 0;
+    int order = 1;
+    nc_count back[P];
+    uint32_t marked[P];
+    for (store_ref r = store_first(st); store_more(st, &r); r = store_after(st, r), walked++) {
+        size_t len;
+        const uint8_t *k = store_key(st, r, &len);
+        uint32_t t, t2;
+        memset(back, 0, sizeof back);
+        store_decode(st, k, back, marked);
+        uint8_t again[1024];
+        size_t len2 = store_encode(st, back, again);
+        order = order && len == len2 && memcmp(k, again, len) == 0 &&
+                store_transition(st, r, &t) == 0 &&
+                store_find_transition(st, k, len, store_key_hash(st, k, len), &t2) == 1 &&
+                t == t2;
+    }
+    CHECK(ok && order && walked == n, "transitions by key and by ref agree over the queue");
+    size_t before = store_bytes(st);
+    store_ref last = store_first(st);
+    for (uint64_t i = 0; i + 1 < n; i++)
+        last = store_after(st, last);
+    store_release(st, last);
+    CHECK(store_bytes(st) < before && store_bytes(st) >= store_table_bytes(st),
+          "releasing the queue frees its blocks (%zu -> %zu bytes, table %zu)", before,
+          store_bytes(st), store_table_bytes(st));
+    size_t len;
+    const uint8_t *k = store_key(st, last, &len);
+    uint32_t t, t2;
+    CHECK(len == 5 && store_transition(st, last, &t) == 0 &&
+              store_find_transition(st, k, len, store_key_hash(st, k, len), &t2) == 1 && t == t2,
+          "the last key (5 bytes) is still there after the release");
+    store_free(st);
+
+    /* budget and deadline */
+    st = store_new_compact(P, bits, 700, (size_t)4 << 20, STORE_KEYS);
+    int r = 1;
+    uint64_t i;
+    for (i = 0; st && r == 1; i++) {
+        for (uint32_t p = 0; p < P; p++)
+            m[p] = p < 8 ? (i >> p) & 1 : (i >> (4 * (p - 8) + 8)) & 15;
+        size_t l = store_encode(st, m, key);
+        store_ref ref;
+        r = store_insert(st, key, l, store_key_hash(st, key, l), 0, 0, &ref);
+    }
+    CHECK(st && r == -1 && store_peak_bytes(st) <= ((size_t)4 << 20),
+          "4 MiB budget runs out after %llu markings (peak %zu)", (unsigned long long)i,
+          st ? store_peak_bytes(st) : 0);
+    store_free(st);
+    st = store_new_compact(P, bits, 700, (size_t)64 << 20, STORE_KEYS);
+    store_set_deadline(st, mono_now() - 1);
+    for (i = 0, r = 1; st && r == 1; i++) {
+        for (uint32_t p = 0; p < P; p++)
+            m[p] = p < 8 ? (i >> p) & 1 : (i >> (4 * (p - 8) + 8)) & 15;
+        size_t l = store_encode(st, m, key);
+        store_ref ref;
+        r = store_insert(st, key, l, store_key_hash(st, key, l), 0, 0, &ref);
+    }
+    CHECK(st && r == STORE_OUT_OF_TIME && i < 5000,
+          "past deadline: no growth, STORE_OUT_OF_TIME after %llu markings",
+          (unsigned long long)i);
+    store_free(st);
+    CHECK(store_new_compact(P, bits, 700, (size_t)64 << 20, STORE_PARENTS) == NULL,
+          "no compact store keeps parents");
+}
+
 int main(void)
 {
     test_encoding();
@@ -432,6 +544,7 @@ int main(void)
     test_overflow();
     test_table();
     test_transitions();
+    test_compact();
     test_budget();
     test_deadline();
     UNIT_DONE();

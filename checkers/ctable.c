@@ -1,0 +1,294 @@
+/* ctable: quotiented Robin Hood table of fixed-width keys (ctable.h). */
+#include "checkers/ctable.h"
+
+#include <string.h>
+
+#define SPILL ((uint64_t)CTABLE_DIST_MAX + 2)
+#define PAD 16u   /* bit fields are read and written as 9 bytes */
+
+__extension__ typedef unsigned __int128 u128;
+
+static inline uint64_t load_le(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+static inline void store_le(uint8_t *p, uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+}
+
+static inline uint64_t low_mask(unsigned n)
+{
+    return n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+}
+
+/* n <= 64 bits at bit off of p; reads up to 9 bytes from p + off / 8. */
+static inline uint64_t get_bits(const uint8_t *p, size_t off, unsigned n)
+{
+    if (!n)
+        return 0;
+    const uint8_t *b = p + off / 8;
+    unsigned s = (unsigned)(off % 8);
+    uint64_t v = load_le(b) >> s;
+    if (s + n > 64)
+        v |= (uint64_t)b[8] << (64 - s);
+    return v & low_mask(n);
+}
+
+/* Writes the low n <= 64 bits of v at bit off of p, keeping the bits
+ * around them. */
+static inline void put_bits(uint8_t *p, size_t off, uint64_t v, unsigned n)
+{
+    if (!n)
+        return;
+    uint8_t *b = p + off / 8;
+    unsigned s = (unsigned)(off % 8);
+    uint64_t mask = low_mask(n);
+    v &= mask;
+    store_le(b, (load_le(b) & ~(mask << s)) | (v << s));
+    if (s + n > 64) {
+        uint8_t high = (uint8_t)low_mask(s + n - 64);
+        b[8] = (uint8_t)((b[8] & ~high) | ((v >> (64 - s)) & high));
+    }
+}
+
+static inline unsigned bit_length(uint64_t v)
+{
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+}
+
+/* Bijections of the b-bit numbers: xor with a right shift and odd
+ * multiplication modulo 2^b each undo.  Equal keys must give equal homes
+ * and different keys different (home, quotient) pairs; the mixing is
+ * only there to spread homes evenly. */
+static inline uint64_t mix_bits(uint64_t x, unsigned b)
+{
+    if (b == 64) {
+        x ^= x >> 33;
+        x *= UINT64_C(0xff51afd7ed558ccd);
+        x ^= x >> 33;
+        x *= UINT64_C(0xc4ceb9fe1a85ec53);
+        x ^= x >> 33;
+        return x;
+    }
+    uint64_t mask = low_mask(b);
+    unsigned s = (b + 1) / 2;
+    x ^= x >> s;
+    x = (x * UINT64_C(0xff51afd7ed558ccd)) & mask;
+    x ^= x >> s;
+    x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & mask;
+    x ^= x >> s;
+    return x;
+}
+
+static uint64_t hash_rest(const uint8_t *p, size_t n)
+{
+    uint64_t h = UINT64_C(0x9e3779b97f4a7c15);
+    for (; n >= 8; p += 8, n -= 8) {
+        h = (h ^ load_le(p)) * UINT64_C(0x87c37b91114253d5);
+        h = (h << 31) | (h >> 33);
+    }
+    if (n)   /* key buffers have slack: one load, masked */
+        h = (h ^ (load_le(p) & low_mask(8 * (unsigned)n))) * UINT64_C(0x87c37b91114253d5);
+    return h ^ (h >> 29);
+}
+
+uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
+{
+    uint64_t lo = load_le(key) & low_mask(ct->lo_bits);
+    if (!ct->hi_bits)
+        return mix_bits(lo, ct->lo_bits);
+    return mix_bits(lo ^ hash_rest(key + 8, ct->key_bytes - 8), 64);
+}
+
+/* x = q * m + home, with q from one multiplication: recip underestimates
+ * 2^64 / m by less than one, so q is short by at most one. */
+static inline uint64_t split(const ctable *ct, uint64_t x, uint64_t *home)
+{
+    uint64_t q = (uint64_t)(((u128)x * ct->recip) >> 64);
+    uint64_t r = x - q * ct->m;
+    if (r >= ct->m) {
+        q++;
+        r -= ct->m;
+    }
+    *home = r;
+    return q;
+}
+
+void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, unsigned value_bits)
+{
+    memset(ct, 0, sizeof *ct);
+    ct->key_bytes = key_bytes;
+    ct->key_bits = key_bits;
+    ct->lo_bits = key_bits < 64 ? key_bits : 64;
+    ct->hi_bits = key_bits - ct->lo_bits;
+    ct->value_bits = value_bits;
+}
+
+static unsigned q_bits_for(const ctable *ct, uint64_t m)
+{
+    return bit_length(low_mask(ct->lo_bits) / m);
+}
+
+size_t ctable_slot_bytes(const ctable *shape, uint64_t m)
+{
+    size_t bits = (size_t)shape->hi_bits + q_bits_for(shape, m) + shape->value_bits;
+    return 1 + (bits + 7) / 8;
+}
+
+size_t ctable_bytes(const ctable *shape, uint64_t m)
+{
+    size_t s = ctable_slot_bytes(shape, m);
+    if (m > (SIZE_MAX - PAD) / s - SPILL)
+        return SIZE_MAX;
+    return (size_t)(m + SPILL) * s + PAD;
+}
+
+uint64_t ctable_slots_in(const ctable *shape, size_t bytes, uint64_t m)
+{
+    /* more slots never need wider ones: the quotient only shrinks */
+    size_t s = ctable_slot_bytes(shape, m);
+    uint64_t n = bytes > PAD ? (bytes - PAD) / s : 0;
+    return n > SPILL && n - SPILL > m ? n - SPILL : m;
+}
+
+void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
+{
+    ct->m = m;
+    ct->recip = UINT64_MAX / m;
+    ct->q_bits = q_bits_for(ct, m);
+    ct->slot_bytes = ctable_slot_bytes(ct, m);
+    ct->slots = mem;
+    ct->count = 0;
+}
+
+void ctable_prefetch(const ctable *ct, uint64_t x)
+{
+    uint64_t home;
+    (void)split(ct, x, &home);
+    __builtin_prefetch(ct->slots + home * ct->slot_bytes);
+}
+
+/* Whether the payload at p holds the key whose verbatim part is hi and
+ * whose quotient is q. */
+static inline int same(const ctable *ct, const uint8_t *p, const uint8_t *hi, uint64_t q)
+{
+    if (get_bits(p, ct->hi_bits, ct->q_bits) != q)
+        return 0;
+    if (!ct->hi_bits)
+        return 1;
+    /* word by word: slots are padded and keys have 8 bytes of slack */
+    size_t off = 0;
+    for (; off + 64 <= ct->hi_bits; off += 64)
+        if (load_le(p + off / 8) != load_le(hi + off / 8))
+            return 0;
+    uint64_t diff = load_le(p + off / 8) ^ load_le(hi + off / 8);
+    return (diff & low_mask(ct->hi_bits - (unsigned)off)) == 0;
+}
+
+/* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
+ * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
+ * hi NULL: the key is known to be absent (moving), compare nothing. */
+static inline int probe(const ctable *ct, uint64_t home, const uint8_t *hi, uint64_t q,
+                        uint8_t **at, unsigned *dist)
+{
+    size_t S = ct->slot_bytes;
+    uint8_t *s = ct->slots + home * S;
+    for (unsigned d = 1;; d++, s += S) {
+        unsigned sd = s[0];
+        if (sd < d) {
+            *at = s;
+            *dist = d;
+            return 0;
+        }
+        if (sd == d && hi && same(ct, s + 1, hi, q)) {
+            *at = s;
+            return 1;
+        }
+        if (d == CTABLE_DIST_MAX + 1)
+            return CTABLE_FULL;
+    }
+}
+
+/* Puts the key (hi, q) at s, distance d, shifting the cluster from s on
+ * one slot further; CTABLE_FULL when that would carry an entry past the
+ * cap (nothing changed then). */
+static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q, uint32_t value)
+{
+    size_t S = ct->slot_bytes;
+    uint8_t *e = s;
+    for (; e[0]; e += S)
+        if (e[0] == CTABLE_DIST_MAX + 1)
+            return CTABLE_FULL;
+    if (e != s) {
+        memmove(s + S, s, (size_t)(e - s));
+        for (uint8_t *t = s + S; t <= e; t += S)
+            t[0]++;
+        memset(s + 1, 0, S - 1);
+    }
+    s[0] = (uint8_t)d;
+    uint8_t *p = s + 1;
+    size_t whole = ct->hi_bits / 8;
+    unsigned part = ct->hi_bits % 8;
+    memcpy(p, hi, whole);
+    if (part)   /* hi may be a payload, its quotient behind: keep the bits of hi only */
+        p[whole] = (uint8_t)(hi[whole] & low_mask(part));
+    put_bits(p, ct->hi_bits, q, ct->q_bits);
+    put_bits(p, (size_t)ct->hi_bits + ct->q_bits, value, ct->value_bits);
+    ct->count++;
+    return 1;
+}
+
+int ctable_insert(ctable *ct, const uint8_t *key, uint64_t x, uint32_t value)
+{
+    uint64_t home, q = split(ct, x, &home);
+    uint8_t *at;
+    unsigned d;
+    int r = probe(ct, home, key + 8, q, &at, &d);
+    if (r != 0)
+        return r == 1 ? 0 : CTABLE_FULL;
+    return put(ct, at, d, key + 8, q, value);
+}
+
+int ctable_find(const ctable *ct, const uint8_t *key, uint64_t x, uint32_t *value)
+{
+    uint64_t home, q = split(ct, x, &home);
+    uint8_t *at;
+    unsigned d;
+    if (probe(ct, home, key + 8, q, &at, &d) != 1)
+        return 0;
+    *value = (uint32_t)get_bits(at + 1, (size_t)ct->hi_bits + ct->q_bits, ct->value_bits);
+    return 1;
+}
+
+int ctable_move(ctable *to, const ctable *from, uint64_t *cursor, uint64_t steps)
+{
+    size_t S = from->slot_bytes;
+    uint64_t end = from->m + SPILL, i = *cursor, stop = steps < end - i ? i + steps : end;
+    for (; i < stop; i++) {
+        const uint8_t *s = from->slots + i * S;
+        if (!s[0])
+            continue;
+        uint64_t x = get_bits(s + 1, from->hi_bits, from->q_bits) * from->m + (i - (s[0] - 1u));
+        uint32_t value =
+            (uint32_t)get_bits(s + 1, (size_t)from->hi_bits + from->q_bits, from->value_bits);
+        uint64_t home, q = split(to, x, &home);
+        uint8_t *at;
+        unsigned d;
+        if (probe(to, home, NULL, q, &at, &d) != 0 || put(to, at, d, s + 1, q, value) < 0) {
+            *cursor = i;
+            return CTABLE_FULL;
+        }
+    }
+    *cursor = i;
+    return i == end;
+}

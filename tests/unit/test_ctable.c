@@ -1,0 +1,192 @@
+/* ctable: the quotient split, the key bijection, insert and find against
+ * a plain list, the distance cap, and moving into a bigger table. */
+#include "checkers/ctable.h"
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A random key of key_bits significant bits in a buffer of key_bytes + 8
+ * (key buffers have slack, with garbage in it). */
+static void random_key(uint8_t *k, size_t key_bytes, unsigned key_bits)
+{
+    for (size_t i = 0; i < key_bytes + 8; i++)
+        k[i] = (uint8_t)next_rand();
+    for (size_t b = key_bits; b < 8 * key_bytes; b++)
+        k[b / 8] &= (uint8_t)~(1u << (b % 8));
+}
+
+static uint8_t *new_table(ctable *ct, uint64_t m)
+{
+    uint8_t *mem = calloc(1, ctable_bytes(ct, m));
+    if (mem)
+        ctable_attach(ct, mem, m);
+    return mem;
+}
+
+/* Every key of at most 12 bits: distinct keys must never be taken for
+ * one another, whatever the table size. */
+static void test_all_small_keys(void)
+{
+    for (unsigned bits = 1; bits <= 12; bits++) {
+        ctable ct;
+        ctable_shape(&ct, (bits + 7) / 8, bits, 5);
+        uint64_t m = (UINT64_C(1) << bits) + 7;   /* more slots than keys */
+        uint8_t *mem = new_table(&ct, m);
+        int ok = mem != NULL;
+        uint8_t key[16] = {0};
+        for (uint32_t v = 0; ok && v < (1u << bits); v++) {
+            key[0] = (uint8_t)v;
+            key[1] = (uint8_t)(v >> 8);
+            ok = ctable_insert(&ct, key, ctable_hash(&ct, key), v & 31) == 1;
+        }
+        for (uint32_t v = 0; ok && v < (1u << bits); v++) {
+            uint32_t got = 99;
+            key[0] = (uint8_t)v;
+            key[1] = (uint8_t)(v >> 8);
+            ok = ctable_find(&ct, key, ctable_hash(&ct, key), &got) == 1 && got == (v & 31) &&
+                 ctable_insert(&ct, key, ctable_hash(&ct, key), 0) == 0;
+        }
+        CHECK(ok && ct.count == (1u << bits), "all %u-bit keys in %llu slots, each found once",
+              bits, (unsigned long long)m);
+        free(mem);
+    }
+}
+
+/* Random keys of several shapes, half added, all looked up. */
+static void test_random_keys(void)
+{
+    static const struct { size_t bytes; unsigned bits, value_bits; } shapes[] = {
+        {3, 20, 0}, {5, 37, 7}, {8, 64, 32}, {10, 80, 5}, {16, 121, 11}, {40, 317, 3},
+    };
+    enum { N = 20000 };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        size_t kb = shapes[s].bytes;
+        ctable ct;
+        ctable_shape(&ct, kb, shapes[s].bits, shapes[s].value_bits);
+        uint8_t *mem = new_table(&ct, N * 2 + 1);   /* half full when all are in */
+        uint8_t *keys = malloc(2 * N * (kb + 8));
+        int ok = mem && keys;
+        uint32_t vmask = shapes[s].value_bits >= 32 ? UINT32_MAX
+                                                    : (1u << shapes[s].value_bits) - 1;
+        for (uint32_t i = 0; ok && i < 2 * N; i++)
+            random_key(keys + i * (kb + 8), kb, shapes[s].bits);
+        uint64_t added = 0;
+        for (uint32_t i = 0; ok && i < N; i++) {
+            uint8_t *k = keys + i * (kb + 8);
+            int r = ctable_insert(&ct, k, ctable_hash(&ct, k), (uint32_t)next_rand() & vmask);
+            ok = r == 0 || r == 1;   /* short keys repeat now and then */
+            added += r == 1;
+        }
+        /* the values again, by re-inserting from the same generator */
+        int found_all = ok, absent_ok = ok;
+        for (uint32_t i = 0; ok && i < N; i++) {
+            uint8_t *k = keys + i * (kb + 8);
+            uint32_t v;
+            found_all = found_all && ctable_find(&ct, k, ctable_hash(&ct, k), &v) == 1 &&
+                        (v & ~vmask) == 0;
+        }
+        for (uint32_t i = N; ok && i < 2 * N; i++) {
+            uint8_t *k = keys + i * (kb + 8);
+            uint32_t v;
+            /* a key of the first half is found (above); one found must
+             * be of the first half: short keys are drawn twice now and then */
+            int in_first = 0;
+            if (ctable_find(&ct, k, ctable_hash(&ct, k), &v) == 1)
+                for (uint32_t j = 0; j < N && !in_first; j++)
+                    in_first = memcmp(keys + j * (kb + 8), k, kb) == 0;
+            else
+                in_first = 1;
+            absent_ok = absent_ok && in_first;
+        }
+        CHECK(ok && found_all && absent_ok && ct.count == added,
+              "%u-bit keys, %u-bit values: %llu added are found, the others are not",
+              shapes[s].bits, shapes[s].value_bits, (unsigned long long)added);
+        free(mem);
+        free(keys);
+    }
+}
+
+/* Values come back as they went in, also after a move. */
+static void test_values_and_move(void)
+{
+    enum { N = 30000, KB = 12, BITS = 90 };
+    ctable small, big;
+    ctable_shape(&small, KB, BITS, 17);
+    big = small;
+    uint64_t m = N + N / 10;   /* 0.9 load */
+    uint8_t *mem = new_table(&small, m);
+    uint8_t *keys = malloc((size_t)N * (KB + 8));
+    uint32_t *values = malloc(N * sizeof *values);
+    int ok = mem && keys && values;
+    for (uint32_t i = 0; ok && i < N; i++) {
+        uint8_t *k = keys + (size_t)i * (KB + 8);
+        random_key(k, KB, BITS);
+        values[i] = (uint32_t)next_rand() & 0x1ffff;
+        ok = ctable_insert(&small, k, ctable_hash(&small, k), values[i]) == 1;
+    }
+    CHECK(ok, "30000 random 90-bit keys fill a table to 0.9");
+    uint8_t *mem2 = new_table(&big, m * 3 / 2);
+    uint64_t cursor = 0;
+    int r = 0;
+    while (ok && mem2 && (r = ctable_move(&big, &small, &cursor, 1000)) == 0)
+        ;
+    int same = ok && mem2 && r == 1 && big.count == N;
+    for (uint32_t i = 0; same && i < N; i++) {
+        uint8_t *k = keys + (size_t)i * (KB + 8);
+        uint32_t a, b;
+        same = ctable_find(&small, k, ctable_hash(&small, k), &a) == 1 && a == values[i] &&
+               ctable_find(&big, k, ctable_hash(&big, k), &b) == 1 && b == values[i];
+    }
+    CHECK(same, "after moving in steps of 1000 slots, both tables give every value back");
+    CHECK(ctable_slot_bytes(&big, big.m) <= ctable_slot_bytes(&small, small.m) &&
+              ctable_slot_bytes(&small, small.m) == 1 + (26 + 64 - 15 + 17 + 7) / 8,
+          "a slot: 1 byte of distance, 26 verbatim bits, the quotient, the value (%zu bytes)",
+          ctable_slot_bytes(&small, small.m));
+    free(mem);
+    free(mem2);
+    free(keys);
+    free(values);
+}
+
+/* Past the distance cap an insertion fails and changes nothing. */
+static void test_full(void)
+{
+    ctable ct;
+    ctable_shape(&ct, 8, 64, 0);
+    uint8_t *mem = new_table(&ct, 64);
+    uint8_t key[16] = {0};
+    int r = 1;
+    uint64_t tried = 0;
+    while (mem && r != CTABLE_FULL && tried < 1000) {
+        uint64_t v = next_rand();
+        memcpy(key, &v, 8);
+        r = ctable_insert(&ct, key, ctable_hash(&ct, key), 0);
+        tried++;
+    }
+    uint64_t count = ct.count;
+    CHECK(r == CTABLE_FULL && count <= 64 + CTABLE_DIST_MAX + 2 && count >= 64,
+          "64 home slots take %llu keys, then say full", (unsigned long long)count);
+    uint32_t v;
+    CHECK(ctable_find(&ct, key, ctable_hash(&ct, key), &v) == 0 && ct.count == count,
+          "the refused key is not there");
+    free(mem);
+}
+
+int main(void)
+{
+    test_all_small_keys();
+    test_random_keys();
+    test_values_and_move();
+    test_full();
+    UNIT_DONE();
+}
