@@ -6,8 +6,6 @@
 #define SPILL ((uint64_t)CTABLE_DIST_MAX + 2)
 #define PAD 16u   /* bit fields are read and written as 9 bytes */
 
-__extension__ typedef unsigned __int128 u128;
-
 static inline uint64_t load_le(const uint8_t *p)
 {
     uint64_t w;
@@ -110,18 +108,40 @@ uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
     return mix_bits(lo ^ hash_rest(key + 8, ct->key_bytes - 8), 64);
 }
 
-/* x = q * m + home, with q from one multiplication: recip underestimates
- * 2^64 / m by less than one, so q is short by at most one. */
+/* Homes in key order.  A table has m = c * 2^k home slots, 8 <= c < 16.
+ * y, the top k + FINE bits of x, times c is the home in the bits above
+ * FINE and a rest r below them; each home gets 2^FINE / c values of y,
+ * rounded up or down, so homes are even to 0.4 percent.  The slot keeps
+ * r / c, which tells y among its home's values, and the bits of x below
+ * y.  Homes never decrease as x grows, whatever the table's size, so a
+ * table is rehashed into a bigger one in order, front to back. */
+#define FINE 12u
+
 static inline uint64_t split(const ctable *ct, uint64_t x, uint64_t *home)
 {
-    uint64_t q = (uint64_t)(((u128)x * ct->recip) >> 64);
-    uint64_t r = x - q * ct->m;
-    if (r >= ct->m) {
-        q++;
-        r -= ct->m;
+    uint64_t y, z;
+    if (ct->shift >= 0) {
+        y = x >> ct->shift;
+        z = x & low_mask((unsigned)ct->shift);
+    } else {
+        y = x << -ct->shift;
+        z = 0;
     }
-    *home = r;
-    return q;
+    uint64_t p = y * ct->c;
+    *home = p >> FINE;
+    /* r / c by a multiplication: exact for r < 2^16 */
+    uint64_t j = ((p & low_mask(FINE)) * ct->inv_c) >> 32;
+    return z << (FINE - 3) | j;
+}
+
+static inline uint64_t unsplit(const ctable *ct, uint64_t home, uint64_t q)
+{
+    uint64_t j = q & low_mask(FINE - 3), z = q >> (FINE - 3), c = ct->c;
+    /* r is the one value in [c j, c j + c) with home * 2^FINE + r
+     * divisible by c */
+    uint64_t r = c * j + (c - (home % c) * ((UINT64_C(1) << FINE) % c) % c) % c;
+    uint64_t y = ((home << FINE) + r) / c;
+    return ct->shift >= 0 ? y << ct->shift | z : y >> -ct->shift;
 }
 
 void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, unsigned value_bits)
@@ -134,9 +154,34 @@ void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, unsigned valu
     ct->value_bits = value_bits;
 }
 
+uint64_t ctable_size(uint64_t m, unsigned *c, unsigned *k)
+{
+    unsigned kk = bit_length(m) > 4 ? bit_length(m) - 4 : 0;
+    uint64_t cc = (m + (UINT64_C(1) << kk) - 1) >> kk;
+    if (cc < 8)
+        cc = 8;
+    if (cc == 16) {
+        cc = 8;
+        kk++;
+    }
+    if (c)
+        *c = (unsigned)cc;
+    if (k)
+        *k = kk;
+    return cc << kk;
+}
+
+static int shift_for(const ctable *ct, unsigned k)
+{
+    return (int)ct->lo_bits - (int)k - (int)FINE;
+}
+
 static unsigned q_bits_for(const ctable *ct, uint64_t m)
 {
-    return bit_length(low_mask(ct->lo_bits) / m);
+    unsigned k;
+    (void)ctable_size(m, NULL, &k);
+    int s = shift_for(ct, k);
+    return (s > 0 ? (unsigned)s : 0u) + FINE - 3;
 }
 
 size_t ctable_slot_bytes(const ctable *shape, uint64_t m)
@@ -147,26 +192,22 @@ size_t ctable_slot_bytes(const ctable *shape, uint64_t m)
 
 size_t ctable_bytes(const ctable *shape, uint64_t m)
 {
+    m = ctable_size(m, NULL, NULL);
     size_t s = ctable_slot_bytes(shape, m);
     if (m > (SIZE_MAX - PAD) / s - SPILL)
         return SIZE_MAX;
     return (size_t)(m + SPILL) * s + PAD;
 }
 
-uint64_t ctable_slots_in(const ctable *shape, size_t bytes, uint64_t m)
-{
-    /* more slots never need wider ones: the quotient only shrinks */
-    size_t s = ctable_slot_bytes(shape, m);
-    uint64_t n = bytes > PAD ? (bytes - PAD) / s : 0;
-    return n > SPILL && n - SPILL > m ? n - SPILL : m;
-}
-
 void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
 {
-    ct->m = m;
-    ct->recip = UINT64_MAX / m;
-    ct->q_bits = q_bits_for(ct, m);
-    ct->slot_bytes = ctable_slot_bytes(ct, m);
+    unsigned c, k;
+    ct->m = ctable_size(m, &c, &k);
+    ct->c = c;
+    ct->inv_c = (UINT64_C(1) << 32) / c + 1;
+    ct->shift = shift_for(ct, k);
+    ct->q_bits = q_bits_for(ct, ct->m);
+    ct->slot_bytes = ctable_slot_bytes(ct, ct->m);
     ct->slots = mem;
     ct->count = 0;
 }
@@ -196,8 +237,7 @@ static inline int same(const ctable *ct, const uint8_t *p, const uint8_t *hi, ui
 }
 
 /* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
- * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
- * hi NULL: the key is known to be absent (moving), compare nothing. */
+ * there, *at where it goes at distance *dist, CTABLE_FULL past the cap. */
 static inline int probe(const ctable *ct, uint64_t home, const uint8_t *hi, uint64_t q,
                         uint8_t **at, unsigned *dist)
 {
@@ -210,13 +250,28 @@ static inline int probe(const ctable *ct, uint64_t home, const uint8_t *hi, uint
             *dist = d;
             return 0;
         }
-        if (sd == d && hi && same(ct, s + 1, hi, q)) {
+        if (sd == d && same(ct, s + 1, hi, q)) {
             *at = s;
             return 1;
         }
         if (d == CTABLE_DIST_MAX + 1)
             return CTABLE_FULL;
     }
+}
+
+/* The payload of an entry at p, which is zero or an old payload's bits
+ * of hi: hi may be an old payload itself, its quotient behind it. */
+static inline void write_entry(ctable *ct, uint8_t *p, const uint8_t *hi, uint64_t q,
+                               uint32_t value)
+{
+    size_t whole = ct->hi_bits / 8;
+    unsigned part = ct->hi_bits % 8;
+    memcpy(p, hi, whole);
+    if (part)
+        p[whole] = (uint8_t)(hi[whole] & low_mask(part));
+    put_bits(p, ct->hi_bits, q, ct->q_bits);
+    put_bits(p, (size_t)ct->hi_bits + ct->q_bits, value, ct->value_bits);
+    ct->count++;
 }
 
 /* Puts the key (hi, q) at s, distance d, shifting the cluster from s on
@@ -236,15 +291,7 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
         memset(s + 1, 0, S - 1);
     }
     s[0] = (uint8_t)d;
-    uint8_t *p = s + 1;
-    size_t whole = ct->hi_bits / 8;
-    unsigned part = ct->hi_bits % 8;
-    memcpy(p, hi, whole);
-    if (part)   /* hi may be a payload, its quotient behind: keep the bits of hi only */
-        p[whole] = (uint8_t)(hi[whole] & low_mask(part));
-    put_bits(p, ct->hi_bits, q, ct->q_bits);
-    put_bits(p, (size_t)ct->hi_bits + ct->q_bits, value, ct->value_bits);
-    ct->count++;
+    write_entry(ct, s + 1, hi, q, value);
     return 1;
 }
 
@@ -270,25 +317,65 @@ int ctable_find(const ctable *ct, const uint8_t *key, uint64_t x, uint32_t *valu
     return 1;
 }
 
-int ctable_move(ctable *to, const ctable *from, uint64_t *cursor, uint64_t steps)
+/* A group: the entries of one home of the table moved from, which may
+ * go to several homes of the new one, put in order of x first. */
+typedef struct moving {
+    uint64_t x;
+    uint32_t value;
+    const uint8_t *hi;
+} moving;
+
+static int place_group(ctable *to, ctable_mover *mv, moving *g, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && g[j - 1].x > g[j].x; j--) {
+            moving t = g[j];
+            g[j] = g[j - 1];
+            g[j - 1] = t;
+        }
+    size_t S = to->slot_bytes;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t home, q = split(to, g[i].x, &home);
+        uint64_t at = home > mv->to_pos ? home : mv->to_pos;
+        if (at - home > CTABLE_DIST_MAX)
+            return CTABLE_FULL;
+        uint8_t *s = to->slots + at * S;
+        s[0] = (uint8_t)(at - home + 1);
+        write_entry(to, s + 1, g[i].hi, q, g[i].value);
+        mv->to_pos = at + 1;
+    }
+    return 0;
+}
+
+int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps)
 {
     size_t S = from->slot_bytes;
-    uint64_t end = from->m + SPILL, i = *cursor, stop = steps < end - i ? i + steps : end;
-    for (; i < stop; i++) {
+    uint64_t end = from->m + SPILL, i = mv->from_pos;
+    uint64_t stop = steps < end - i ? i + steps : end;
+    moving group[CTABLE_DIST_MAX + 2];
+    unsigned n = 0;
+    uint64_t group_home = 0;
+    for (; i < end; i++) {
         const uint8_t *s = from->slots + i * S;
+        uint64_t home = s[0] ? i - (s[0] - 1u) : UINT64_MAX;
+        if (n && home != group_home) {
+            if (place_group(to, mv, group, n) < 0)
+                return CTABLE_FULL;
+            n = 0;
+        }
+        if (!n && i >= stop)   /* groups are never cut */
+            break;
         if (!s[0])
             continue;
-        uint64_t x = get_bits(s + 1, from->hi_bits, from->q_bits) * from->m + (i - (s[0] - 1u));
-        uint32_t value =
+        group_home = home;
+        group[n].x = unsplit(from, home, get_bits(s + 1, from->hi_bits, from->q_bits));
+        group[n].value =
             (uint32_t)get_bits(s + 1, (size_t)from->hi_bits + from->q_bits, from->value_bits);
-        uint64_t home, q = split(to, x, &home);
-        uint8_t *at;
-        unsigned d;
-        if (probe(to, home, NULL, q, &at, &d) != 0 || put(to, at, d, s + 1, q, value) < 0) {
-            *cursor = i;
-            return CTABLE_FULL;
-        }
+        group[n].hi = s + 1;
+        n++;
     }
-    *cursor = i;
+    if (n && place_group(to, mv, group, n) < 0)
+        return CTABLE_FULL;
+    mv->from_pos = i;
     return i == end;
 }

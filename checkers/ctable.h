@@ -3,10 +3,10 @@
  *
  * Quotienting: a key is turned into a number x by a bijection (a key of
  * at most 64 bits: all of them, mixed; a longer one: its first 64 bits,
- * mixed with a hash of the rest, which is kept verbatim).  x mod m is the
- * key's home slot and only x div m is stored: the slot's position, less
- * its distance from home, tells the rest.  A table of m slots thus saves
- * about log2(m) bits a key over storing it whole.
+ * mixed with a hash of the rest, which is kept verbatim).  The top bits of
+ * x choose the key's home slot, and only what the home does not tell is
+ * stored: a slot spends about log2(m) bits fewer than its key, m being the
+ * number of home slots.  Homes grow with x, in a table of any size.
  *
  * Robin Hood linear probing: entries sit in order of their home slots, a
  * slot's first byte being its distance from home plus one (0: empty).  A
@@ -17,9 +17,11 @@
  * (CTABLE_FULL) and the owner grows the table.
  *
  * A slot is 1 + ceil((hi_bits + q_bits + value_bits) / 8) bytes: the key's
- * bits beyond its first 64 (as they are, byte-aligned), x div m, then the
- * value.  The owner allocates the memory (ctable_bytes) and decides when
- * to grow; ctable_move rehashes one table into a bigger one in steps. */
+ * bits beyond its first 64 (as they are, byte-aligned), the quotient, then
+ * the value.  The owner allocates the memory (ctable_bytes) and decides
+ * when to grow; since homes keep their order, ctable_move rehashes into a
+ * bigger table front to back, reading and writing each once, in order, so
+ * that the owner can free the old table behind it as the new one fills. */
 #ifndef MCK_CTABLE_H
 #define MCK_CTABLE_H
 
@@ -34,28 +36,30 @@ typedef struct ctable {
      * be nonzero; key buffers have 8 bytes of slack behind them */
     size_t key_bytes;
     unsigned key_bits, lo_bits, hi_bits, value_bits;
-    /* this size */
-    uint64_t m;            /* home slots */
-    uint64_t recip;        /* UINT64_MAX / m: x div m by a multiplication */
-    unsigned q_bits;       /* of x div m */
+    /* this size: m = c * 2^k home slots */
+    uint64_t m;
+    uint64_t c, inv_c;     /* 8 <= c < 16; 2^32 / c, rounded up */
+    int shift;             /* bits of x below the ones that choose the home */
+    unsigned q_bits;       /* of the quotient */
     size_t slot_bytes;
     uint8_t *slots;
     uint64_t count;
 } ctable;
 
+/* The table size m rounds up to (c * 2^k, 8 <= c < 16), with c and k when
+ * not NULL. */
+uint64_t ctable_size(uint64_t m, unsigned *c, unsigned *k);
+
 /* The shape of a table for keys of key_bytes bytes and key_bits
  * significant bits (1 <= key_bits <= 8 * key_bytes), with values of
  * value_bits bits (at most 32); no memory yet. */
 void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, unsigned value_bits);
-/* Bytes a table of that shape with m home slots needs (SIZE_MAX when it
- * does not fit a size_t), and its slot size. */
+/* Bytes a table of that shape with m home slots (rounded by ctable_size)
+ * needs (SIZE_MAX when it does not fit a size_t), and its slot size. */
 size_t ctable_bytes(const ctable *shape, uint64_t m);
 size_t ctable_slot_bytes(const ctable *shape, uint64_t m);
-/* The most home slots, at least m, whose table fits in bytes >=
- * ctable_bytes(shape, m). */
-uint64_t ctable_slots_in(const ctable *shape, size_t bytes, uint64_t m);
-/* Makes ct (shaped) an empty table of m home slots in mem, which must be
- * ctable_bytes(ct, m) zeroed bytes. */
+/* Makes ct (shaped) an empty table of m home slots (rounded) in mem,
+ * which must be ctable_bytes(ct, m) zeroed bytes. */
 void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m);
 
 /* x of a key: depends on the key and the shape only, never on m. */
@@ -68,10 +72,18 @@ int ctable_insert(ctable *ct, const uint8_t *key, uint64_t x, uint32_t value);
 /* 1 with *value set when key is there, else 0. */
 int ctable_find(const ctable *ct, const uint8_t *key, uint64_t x, uint32_t *value);
 
-/* Moves the entries of slots [*cursor, *cursor + steps) of from into to,
- * which must be empty at the first call and of the same shape; *cursor
- * advances.  1 when every slot has been moved, 0 when there are more,
- * CTABLE_FULL when to is too small. */
-int ctable_move(ctable *to, const ctable *from, uint64_t *cursor, uint64_t steps);
+/* Moving every entry into a bigger table, in steps: start with both
+ * positions 0.  After a step the slots of from before from_pos are moved
+ * (their memory is no longer read), and the slots of to from to_pos on
+ * are still untouched. */
+typedef struct ctable_mover {
+    uint64_t from_pos, to_pos;
+} ctable_mover;
+
+/* Moves the entries of about steps slots of from into to, which must be
+ * empty at the first step and of the same shape and more home slots.  1
+ * when every slot has been moved, 0 when there are more, CTABLE_FULL when
+ * an entry would pass the distance cap in to. */
+int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps);
 
 #endif

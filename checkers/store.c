@@ -71,6 +71,7 @@ struct store {
     uint64_t ct_grow_at, ct_full_at;
     size_t released;            /* the blocks before this one are freed */
     size_t queue_peak;          /* most arena blocks held at once, in bytes */
+    int ct_broken;              /* a move failed halfway: nothing is left */
 };
 
 size_t store_budget(size_t mem_bytes)
@@ -540,7 +541,8 @@ int store_transition(const store_t *st, store_ref ref, uint32_t *transition)
 {
     if (st->compact) {
         const uint8_t *key = block_of(st, ref);
-        return st->ct_values && ctable_find(&st->ct, key, ctable_hash(&st->ct, key), transition)
+        return st->ct_values && !st->ct_broken &&
+                       ctable_find(&st->ct, key, ctable_hash(&st->ct, key), transition)
                    ? 0 : -1;
     }
     if (st->keep == STORE_KEYS)
@@ -999,26 +1001,22 @@ uint64_t store_record_bytes(const store_t *st) { return st->record_bytes; }
 #define CT_MIN ((uint64_t)1 << 12)
 #define CT_GROW_NUM 3u      /* growing by half: loads stay within 0.6..0.9 */
 #define CT_GROW_DEN 2u
-#define CT_MOVE_STEP ((uint64_t)1 << 15)   /* slots moved between clock checks */
+#define CT_MOVE_STEP ((uint64_t)1 << 15)   /* slots moved between page releases */
 
 static unsigned bits_for(uint64_t v)
 {
     return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
 }
 
-/* Memory for a table of at least m home slots: huge-page sized ones get
- * the rest of their last page as more slots.  0 when it does not fit. */
-static size_t ct_size_for(const store_t *st, uint64_t *m)
+/* Memory for a table of m home slots: whole huge pages once it is that
+ * big, so that a move can free the old table page by page.  0 when it
+ * does not fit. */
+static size_t ct_size_for(const store_t *st, uint64_t m)
 {
-    size_t size = ctable_bytes(&st->ct, *m);
+    size_t size = ctable_bytes(&st->ct, m);
     if (size == SIZE_MAX || size > SIZE_MAX - HUGE_PAGE)
         return 0;
-    if (size >= HUGE_PAGE) {
-        size = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-        uint64_t more = ctable_slots_in(&st->ct, size, *m);
-        *m = more > *m ? more : *m;
-    }
-    return size;
+    return size < HUGE_PAGE ? size : (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 }
 
 static void ct_thresholds(store_t *st)
@@ -1027,39 +1025,95 @@ static void ct_thresholds(store_t *st)
     st->ct_full_at = st->ct.m / 100 * 97;
 }
 
-/* A table of m (or a few more) home slots, empty or with every entry of
- * the current one; 0, or -1 when memory or the deadline ran out (the
- * current table then stays). */
+/* Counts memory that a move has already committed to: the move cannot
+ * stop halfway, so ct_resize checked the budget for all of it first. */
+static void account_anyway(store_t *st, size_t more)
+{
+    st->bytes += more;
+    if (st->bytes > st->peak)
+        st->peak = st->bytes;
+}
+
+static size_t pages_below(size_t bytes, size_t limit)
+{
+    size_t p = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    return p < limit ? p : limit;
+}
+
+/* Moves every entry into the empty table `to` of `size` bytes.  A table
+ * of huge pages is read and written front to back, so the old one's
+ * pages are freed behind the move as the new one's are touched: at most
+ * the new table and two pages more are held, instead of both tables.
+ * -1 when an entry did not fit the new table (the old one is lost then). */
+static int ct_move_all(store_t *st, ctable *to, size_t size)
+{
+    ctable_mover mv = {0, 0};
+    int paged_old = st->ct_size >= HUGE_PAGE, paged_new = size >= HUGE_PAGE;
+    size_t freed = 0, counted = 0;
+    if (!paged_new) {   /* small: counted at once */
+        account_anyway(st, size);
+        counted = size;
+    }
+    int r;
+    do {
+        r = ctable_move(to, &st->ct, &mv, CT_MOVE_STEP);
+        if (r < 0)
+            break;
+        if (paged_new) {
+            size_t touched = pages_below((mv.to_pos + 1) * to->slot_bytes + 16, size);
+            account_anyway(st, touched - counted);
+            counted = touched;
+        }
+        if (paged_old) {
+            size_t done = mv.from_pos * st->ct.slot_bytes / HUGE_PAGE * HUGE_PAGE;
+            if (r == 1)
+                done = st->ct_size;
+            if (done > freed) {
+                munmap(st->ct.slots + freed, done - freed);
+                unaccount(st, done - freed);
+                freed = done;
+            }
+        }
+    } while (r == 0);
+    account_anyway(st, size - counted);
+    if (!paged_old) {
+        big_free(st->ct.slots, st->ct_size);
+        unaccount(st, st->ct_size);
+    } else if (freed < st->ct_size) {
+        munmap(st->ct.slots + freed, st->ct_size - freed);
+        unaccount(st, st->ct_size - freed);
+    }
+    st->ct.slots = NULL;
+    st->ct_size = 0;
+    return r < 0 ? -1 : 0;
+}
+
+/* A table of m (rounded) home slots, empty or with every entry of the
+ * current one; 0, or -1 when memory ran out (the current table then
+ * stays) or the move failed (the store is then broken: ct_broken). */
 static int ct_resize(store_t *st, uint64_t m)
 {
     double start = mono_now();
-    size_t size = ct_size_for(st, &m);
-    if (!size || account(st, size) < 0)
+    size_t size = ct_size_for(st, m);
+    /* the old table's pages go as the new one's come (ct_move_all), one
+     * page of each being counted early or freed late */
+    size_t keep = st->ct_size >= HUGE_PAGE ? st->ct_size : 0;
+    size_t slack = (size >= HUGE_PAGE ? HUGE_PAGE : 0) + (keep ? HUGE_PAGE : 0);
+    if (!size || size > SIZE_MAX - slack || st->bytes - keep > st->budget ||
+        size + slack > st->budget - (st->bytes - keep))
         return -1;
     uint8_t *mem = big_alloc(size);
-    if (!mem) {
-        unaccount(st, size);
+    if (!mem)
         return -1;
-    }
     ctable to = st->ct;
     ctable_attach(&to, mem, m);
-    int r = 1;
-    if (st->ct.slots) {
-        uint64_t cursor = 0;
-        while ((r = ctable_move(&to, &st->ct, &cursor, CT_MOVE_STEP)) == 0)
-            if (st->deadline > 0 && mono_now() > st->deadline) {
-                st->declined = 1;
-                break;
-            }
-    }
-    if (r != 1) {
+    if (!st->ct.slots) {
+        account_anyway(st, size);
+    } else if (ct_move_all(st, &to, size) < 0) {
         big_free(mem, size);
         unaccount(st, size);
+        st->ct_broken = 1;
         return -1;
-    }
-    if (st->ct.slots) {
-        big_free(st->ct.slots, st->ct_size);
-        unaccount(st, st->ct_size);
     }
     st->ct = to;
     st->ct_size = size;
@@ -1092,6 +1146,8 @@ static int compact_insert(store_t *st, const uint8_t *key, size_t len, uint64_t 
 {
     uint32_t seen;
     *ref = STORE_NO_REF;
+    if (st->ct_broken)
+        return -1;
     if (st->ct.count + 1 > st->ct_grow_at) {
         if (ctable_find(&st->ct, key, hash, &seen))
             return 0;
@@ -1158,7 +1214,7 @@ int store_find_transition(const store_t *st, const uint8_t *key, size_t len, uin
                           uint32_t *transition)
 {
     if (st->compact)
-        return st->ct_values && ctable_find(&st->ct, key, hash, transition);
+        return st->ct_values && !st->ct_broken && ctable_find(&st->ct, key, hash, transition);
     store_ref ref;
     return store_find(st, key, len, hash, &ref) && store_transition(st, ref, transition) == 0;
 }
@@ -1190,9 +1246,12 @@ void store_print_stats(const store_t *st, FILE *f)
 {
     uint64_t n = st->count ? st->count : 1;
     if (!st->compact) {
-        fprintf(f, "store: %s keys, %.1f bytes a record; table %zu slots of 8 bytes, load %.2f "
+        if (st->packed)
+            fprintf(f, "store: %zu-byte keys (%u bits)", st->plen, st->pspan);
+        else
+            fprintf(f, "store: variable-length keys");
+        fprintf(f, " in an arena, %.1f bytes a record; table of %zu slots of 8 bytes, load %.2f "
                    "(%.1f bytes/state)\n",
-                st->packed ? "fixed-width" : "variable-length",
                 (double)st->record_bytes / (double)n, st->nslots, store_load(st),
                 (double)(st->nslots * sizeof(uint64_t)) / (double)n);
         return;
@@ -1200,5 +1259,5 @@ void store_print_stats(const store_t *st, FILE *f)
     fprintf(f, "store: %zu-byte keys (%u bits) in a compact table of %llu slots of %zu bytes, "
                "load %.2f (%.1f bytes/state); queue at most %.1f MB\n",
             st->plen, st->pspan, (unsigned long long)st->ct.m, st->ct.slot_bytes, store_load(st),
-            (double)st->ct_size / (double)n, (double)st->queue_peak / 1e6);
+            (double)st->ct_size / (double)n, (double)st->queue_peak / 1048576.0);
 }

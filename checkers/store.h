@@ -45,8 +45,11 @@
  * keep the set in a ctable instead (ctable.h): each state's slot holds
  * its key less the bits the slot's position tells, and the transition
  * that reached it, at 0.6..0.9 load (0.97 when memory is short).  The
- * arena then only queues keys: a state's key stays there until the
- * search releases it (store_release), and a known state has no ref. */
+ * table grows by half, moving its entries in order, so that the old
+ * table's pages are freed as the new one's are filled: growing holds the
+ * new table and two huge pages more, not both tables.  The arena then
+ * only queues keys: a state's key stays there until the search releases
+ * it (store_release), and a known state has no ref. */
 #ifndef MCK_STORE_H
 #define MCK_STORE_H
 

@@ -136,10 +136,14 @@ static void test_values_and_move(void)
     }
     CHECK(ok, "30000 random 90-bit keys fill a table to 0.9");
     uint8_t *mem2 = new_table(&big, m * 3 / 2);
-    uint64_t cursor = 0;
-    int r = 0;
-    while (ok && mem2 && (r = ctable_move(&big, &small, &cursor, 1000)) == 0)
-        ;
+    ctable_mover mv = {0, 0};
+    int r = 0, in_order = 1;
+    while (ok && mem2 && (r = ctable_move(&big, &small, &mv, 1000)) == 0) {
+        /* what is moved is never read again, what is left is untouched */
+        for (uint64_t i = mv.to_pos; in_order && i < big.m + 256; i++)
+            in_order = big.slots[i * big.slot_bytes] == 0;
+    }
+    CHECK(in_order, "a move writes the new table front to back");
     int same = ok && mem2 && r == 1 && big.count == N;
     for (uint32_t i = 0; same && i < N; i++) {
         uint8_t *k = keys + (size_t)i * (KB + 8);
