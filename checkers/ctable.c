@@ -216,7 +216,10 @@ void ctable_prefetch(const ctable *ct, uint64_t x)
 {
     uint64_t home;
     (void)split(ct, x, &home);
-    __builtin_prefetch(ct->slots + home * ct->slot_bytes);
+    /* a probe reads a few slots on from home, often into the next line */
+    const uint8_t *p = ct->slots + home * ct->slot_bytes;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
 }
 
 /* Whether the payload at p holds the key whose verbatim part is hi and
