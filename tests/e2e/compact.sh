@@ -1,0 +1,102 @@
+#!/bin/sh
+# The compact store (--compact, checkers/ctable.h, store_new_compact): a
+# search that needs no state graph keeps fixed-width markings in a
+# compact table and gives exactly what it gives with the arena store:
+# the answer, the run, the numbers of states and edges.  Searches that
+# need lasting refs (CTL's state graph) keep the arena.  The compact
+# store fits where the arena does not: 2^18 markings in a 5 MB budget.
+: "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${MCK:=$TOP/mck}"
+: "${SHARED:=$TOP/../shared}"
+tmp="${TMPDIR:-/tmp}/mck_compact.$$"
+trap 'rm -f "$tmp".*' EXIT INT TERM
+
+# same LABEL ARGS...: both ways, expecting -v to name the compact table
+# when on, not when off
+same() {
+    label=$1
+    shift
+    "$MCK" check -v --timeout 60 "$@" >"$tmp.on" 2>"$tmp.eon"
+    on=$?
+    "$MCK" check -v --timeout 60 --compact=off "$@" >"$tmp.off" 2>"$tmp.eoff"
+    off=$?
+    grep -v '^Time needed' "$tmp.on" >"$tmp.on2"
+    grep -v '^Time needed' "$tmp.off" >"$tmp.off2"
+    grep -E '^(states|edges):' "$tmp.eon" >"$tmp.son"
+    grep -E '^(states|edges):' "$tmp.eoff" >"$tmp.soff"
+    states=$(sed -n 's/^states: //p' "$tmp.son")
+    if ! grep -q '^explore: fixed-width keys in a compact table' "$tmp.eon"; then
+        echo "not ok - $label: -v does not name the compact table: $(grep '^explore:' "$tmp.eon")"
+    elif grep -q 'compact table' "$tmp.eoff"; then
+        echo "not ok - $label: --compact=off still uses the compact table"
+    elif [ "$on" -ne "$off" ] || [ "$on" -eq 2 ] || ! cmp -s "$tmp.on2" "$tmp.off2" ||
+         ! cmp -s "$tmp.son" "$tmp.soff" || [ -z "$states" ]; then
+        echo "not ok - $label: exit $on/$off, output or counts differ: $(head -n 2 "$tmp.on2" | tr '\n' ' ')"
+    else
+        echo "ok - $label: exit $on, $states states, same answer, run and counts as --compact=off"
+    fi
+}
+
+same "philo4 dl (deadlock run)" -k dl "$TOP/examples/pep/philo4.ll_net"
+same "philo4 all-hungry (witness)" "$TOP/examples/pep/philo4.ll_net" "$TOP/examples/pep/all-hungry.form"
+same "weights dl (counts up to 3)" -k dl "$TOP/tests/data/check/weights.ll_net"
+same "weights full >= 2 (witness)" "$TOP/tests/data/check/weights.ll_net" \
+    "$TOP/tests/data/check/full2.form"
+
+if [ -d "$SHARED/mcc" ]; then
+    # deadlock runs dozens of steps long, counts above 1, keys of more
+    # than 64 bits (Dekker), and searches ended by the state limit
+    for inst in DNAwalker-PT-03track12BlockBoth PhilosophersDyn-PT-03 GPUForwardProgress-PT-12a \
+                ResAllocation-PT-R003C003 Kanban-PT-00005 Dekker-PT-020; do
+        [ -f "$SHARED/mcc/$inst/model.pnml" ] || continue
+        same "$inst dl" -k dl -m 20000 "$SHARED/mcc/$inst/model.pnml"
+    done
+else
+    echo "skip - MCC instances: $SHARED/mcc not found"
+fi
+
+# CTL needs the state graph, so every state's ref: the arena store
+printf 'AG EF "fork0" + "fork1" + "fork2" + "fork3" = 0\n' >"$tmp.form"
+"$MCK" check -v "$TOP/examples/pep/philo4.ll_net" "$tmp.form" >"$tmp.out" 2>"$tmp.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^explore: fixed-width keys (' "$tmp.err" &&
+   grep -q '^store: .* in an arena' "$tmp.err" && ! grep -q 'compact table' "$tmp.err"; then
+    echo "ok - CTL keeps the arena store: $(grep '^explore:' "$tmp.err" | head -n 1)"
+else
+    echo "not ok - CTL: exit $rc, $(grep -E '^(explore|store):' "$tmp.err" | tr '\n' ' ')"
+fi
+
+# 18 toggles: 2^18 markings of 36 safe places
+{
+    echo '<?xml version="1.0" encoding="UTF-8"?>'
+    echo '<pnml xmlns="http://www.pnml.org/version-2009/grammar/pnml">'
+    echo '<net id="toggles" type="http://www.pnml.org/version-2009/grammar/ptnet"><page id="page">'
+    i=0
+    while [ $i -lt 18 ]; do
+        echo "<place id=\"on$i\"/><place id=\"off$i\"><initialMarking><text>1</text></initialMarking></place>"
+        echo "<transition id=\"up$i\"/><transition id=\"down$i\"/>"
+        echo "<arc id=\"a$i\" source=\"off$i\" target=\"up$i\"/><arc id=\"b$i\" source=\"up$i\" target=\"on$i\"/>"
+        echo "<arc id=\"c$i\" source=\"on$i\" target=\"down$i\"/><arc id=\"d$i\" source=\"down$i\" target=\"off$i\"/>"
+        i=$((i + 1))
+    done
+    echo '</page></net></pnml>'
+} >"$tmp.pnml"
+"$MCK" check -v -q -k dl --mem 5 "$tmp.pnml" >"$tmp.out" 2>"$tmp.err"
+on=$?
+states_on=$(sed -n 's/^states: //p' "$tmp.err")
+"$MCK" check -v -q -k dl --mem 5 --compact=off "$tmp.pnml" >"$tmp.out2" 2>"$tmp.err2"
+off=$?
+if [ "$on" -eq 1 ] && [ "$states_on" = 262144 ] && [ "$off" -eq 3 ] &&
+   grep -q 'memory budget exhausted' "$tmp.out2"; then
+    echo "ok - --mem 5: 2^18 markings fit the compact store ($(grep '^memory:' "$tmp.err")), not the arena"
+else
+    echo "not ok - --mem 5: compact exit $on with $states_on states, arena exit $off: $(head -n 1 "$tmp.out2")"
+fi
+
+"$MCK" check --compact=maybe "$TOP/examples/pep/philo4.ll_net" >/dev/null 2>"$tmp.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "compact takes 'on' or 'off'" "$tmp.err"; then
+    echo "ok - --compact=maybe: exit 2, $(head -n 1 "$tmp.err")"
+else
+    echo "not ok - --compact=maybe: exit $rc, $(head -n 1 "$tmp.err")"
+fi
