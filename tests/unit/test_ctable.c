@@ -7,13 +7,7 @@
 #include <string.h>
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_rand(void) { return unit_rand(&rng); }
 
 /* A random key of key_bits significant bits in a buffer of key_bytes + 8
  * (key buffers have slack, with garbage in it). */

@@ -279,8 +279,7 @@ static void test_guard(void)
 static uint64_t rng = 88172645463325252ull;
 static uint32_t rnd(uint32_t n)
 {
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    return (uint32_t)(rng % n);
+    return (uint32_t)(unit_rand(&rng) % n);
 }
 
 #define MAXP 8

@@ -8,13 +8,7 @@
 #include <string.h>
 
 static uint64_t rng = 88172645463325252ull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_rand(void) { return unit_rand(&rng); }
 
 /* A random marking: mostly 0/1, sometimes a count of any size. */
 static void random_marking(nc_count *m, uint32_t P, int big)
