@@ -855,6 +855,17 @@ static void set_key_max(store_t *st, size_t key_max)
     st->rec_max = key_max + PARENT_BYTES + 5;
 }
 
+/* Blocks of 2^shift bytes, or more when a record could be larger. */
+static void set_block_size(store_t *st, unsigned shift)
+{
+    st->block_shift = shift;
+    while (((size_t)1 << st->block_shift) < STORE_BLOCK_MIN ||
+           ((size_t)1 << st->block_shift) < 2 * st->rec_max)
+        st->block_shift++;
+    st->block_size = (size_t)1 << st->block_shift;
+    st->max_blocks = ((size_t)1 << (STORE_REF_BITS - st->block_shift)) - 1;
+}
+
 store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
 {
     store_t *st = calloc(1, sizeof *st);
@@ -870,12 +881,7 @@ store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
      * loads past the end of a key being built */
     set_key_max(st, HEADER_MAX + 2 * st->bitmap_bytes + 9 * (size_t)nplaces + 8);
     /* big budgets get blocks of one huge page */
-    st->block_shift = budget >= ((size_t)256 << 20) ? 21 : 18;
-    while (((size_t)1 << st->block_shift) < STORE_BLOCK_MIN ||
-           ((size_t)1 << st->block_shift) < 2 * st->rec_max)
-        st->block_shift++;
-    st->block_size = (size_t)1 << st->block_shift;
-    st->max_blocks = ((size_t)1 << (STORE_REF_BITS - st->block_shift)) - 1;
+    set_block_size(st, budget >= ((size_t)256 << 20) ? 21 : 18);
     st->nslots = TABLE_MIN;
     set_thresholds(st);
     if (account(st, sizeof *st + st->nslots * sizeof(uint64_t)) < 0 ||
@@ -1194,6 +1200,19 @@ store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntran
     st->nslots = 0;
     st->compact = 1;
     st->ct_values = keep == STORE_TRANSITIONS;
+    /* the queue is only read and written in order, where huge pages gain
+     * nothing: small blocks, freed sooner behind the search */
+    if (st->block_shift > 18) {
+        big_free(st->blocks[0], st->block_size);
+        unaccount(st, st->block_size);
+        st->nblocks = 0;
+        st->queue_peak = 0;
+        set_block_size(st, 18);
+        if (arena_add_block(st) < 0) {
+            store_free(st);
+            return NULL;
+        }
+    }
     ctable_shape(&st->ct, st->plen, st->pspan ? st->pspan : 1,
                  st->ct_values && ntransitions > 1 ? bits_for(ntransitions - 1) : 0);
     if (ct_resize(st, CT_MIN) < 0) {

@@ -62,10 +62,11 @@ both "unbounded dl" pack "$variable" "$variable" -k dl -m 5000 "$TOP/tests/data/
 
 if [ -d "$SHARED/mcc" ]; then
     # deadlocks with runs, counts above 1 (Kanban and TCPcondis up to 5),
-    # keys of more than 64 bits (Dekker), and searches ended by the state
-    # limit
+    # keys of more than 64 bits (TCPcondis: 91), and searches ended by the
+    # state limit.  (Bigger nets may not get their bounds within the
+    # second placebits has under the sanitizers.)
     for inst in DNAwalker-PT-03track12BlockBoth PhilosophersDyn-PT-03 GPUForwardProgress-PT-12a \
-                ResAllocation-PT-R003C003 Kanban-PT-00005 TCPcondis-PT-05 Dekker-PT-020; do
+                ResAllocation-PT-R003C003 Kanban-PT-00005 TCPcondis-PT-05; do
         [ -f "$SHARED/mcc/$inst/model.pnml" ] || continue
         both "$inst dl, --pack" pack "$compact" "$variable" -k dl -m 20000 \
             "$SHARED/mcc/$inst/model.pnml"
