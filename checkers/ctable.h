@@ -38,7 +38,7 @@ typedef struct ctable {
     unsigned key_bits, lo_bits, hi_bits, value_bits;
     /* this size: m = c * 2^k home slots */
     uint64_t m;
-    uint64_t c, inv_c;     /* 8 <= c < 16; 2^32 / c, rounded up */
+    uint64_t c, inv_c;     /* 8 <= c < 16; floor(2^32 / c) + 1 */
     int shift;             /* bits of x below the ones that choose the home */
     unsigned q_bits;       /* of the quotient */
     size_t slot_bytes;

@@ -156,6 +156,58 @@ static void test_values_and_move(void)
     free(values);
 }
 
+/* Moves through growing sizes, for short keys (whose homes come from x
+ * shifted left) and long ones: every key and value comes through. */
+static void test_moves(void)
+{
+    static const unsigned widths[] = {6, 14, 33, 64};
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        unsigned bits = widths[w];
+        size_t kb = (bits + 7) / 8;
+        uint32_t n = bits <= 14 ? 1u << bits : 30000;
+        uint8_t *keys = calloc(n, kb + 8);
+        ctable a;
+        ctable_shape(&a, kb, bits, 13);
+        uint64_t m = (uint64_t)n * 100 / 85 + 1;
+        uint8_t *mem = new_table(&a, m);
+        int ok = keys && mem;
+        for (uint32_t i = 0; ok && i < n; i++) {
+            uint8_t *k = keys + (size_t)i * (kb + 8);
+            uint64_t v = next_rand();
+            if (bits <= 14)
+                v = i;
+            else if (bits < 64)
+                v &= (UINT64_C(1) << bits) - 1;
+            memcpy(k, &v, kb);
+            int r = ctable_insert(&a, k, ctable_hash(&a, k), i & 0x1fff);
+            ok = r == 1 || (r == 0 && bits > 14);   /* random keys may repeat */
+        }
+        uint64_t count = a.count;
+        for (int round = 0; ok && round < 3; round++) {
+            ctable b = a;
+            uint8_t *mem2 = new_table(&b, a.m * 3 / 2);
+            ctable_mover mv = {0, 0};
+            int r;
+            while (mem2 && (r = ctable_move(&b, &a, &mv, 77)) == 0)
+                ;
+            ok = mem2 && r == 1 && b.count == count;
+            for (uint32_t i = 0; ok && i < n; i++) {
+                uint8_t *k = keys + (size_t)i * (kb + 8);
+                uint32_t v;
+                ok = ctable_find(&b, k, ctable_hash(&b, k), &v) == 1 &&
+                     (bits > 14 || v == (i & 0x1fff));
+            }
+            free(mem);
+            mem = mem2;
+            a = b;
+        }
+        CHECK(ok, "%u-bit keys: %llu of them through 3 moves of 1.5 times (to %llu slots)", bits,
+              (unsigned long long)count, (unsigned long long)a.m);
+        free(mem);
+        free(keys);
+    }
+}
+
 /* Past the distance cap an insertion fails and changes nothing. */
 static void test_full(void)
 {
@@ -185,6 +237,7 @@ int main(void)
     test_all_small_keys();
     test_random_keys();
     test_values_and_move();
+    test_moves();
     test_full();
     UNIT_DONE();
 }
