@@ -1,28 +1,11 @@
 /* ctable: quotiented Robin Hood table of fixed-width keys (ctable.h). */
 #include "checkers/ctable.h"
+#include "checkers/words.h"
 
 #include <string.h>
 
 #define SPILL ((uint64_t)CTABLE_DIST_MAX + 2)
 #define PAD 16u   /* bit fields are read and written as 9 bytes */
-
-static inline uint64_t load_le(const uint8_t *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-}
-
-static inline void store_le(uint8_t *p, uint64_t w)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    memcpy(p, &w, 8);
-}
 
 static inline uint64_t low_mask(unsigned n)
 {
@@ -36,7 +19,7 @@ static inline uint64_t get_bits(const uint8_t *p, size_t off, unsigned n)
         return 0;
     const uint8_t *b = p + off / 8;
     unsigned s = (unsigned)(off % 8);
-    uint64_t v = load_le(b) >> s;
+    uint64_t v = word_load(b) >> s;
     if (s + n > 64)
         v |= (uint64_t)b[8] << (64 - s);
     return v & low_mask(n);
@@ -52,7 +35,7 @@ static inline void put_bits(uint8_t *p, size_t off, uint64_t v, unsigned n)
     unsigned s = (unsigned)(off % 8);
     uint64_t mask = low_mask(n);
     v &= mask;
-    store_le(b, (load_le(b) & ~(mask << s)) | (v << s));
+    word_store(b, (word_load(b) & ~(mask << s)) | (v << s));
     if (s + n > 64) {
         uint8_t high = (uint8_t)low_mask(s + n - 64);
         b[8] = (uint8_t)((b[8] & ~high) | ((v >> (64 - s)) & high));
@@ -70,14 +53,8 @@ static inline unsigned bit_length(uint64_t v)
  * only there to spread homes evenly. */
 static inline uint64_t mix_bits(uint64_t x, unsigned b)
 {
-    if (b == 64) {
-        x ^= x >> 33;
-        x *= UINT64_C(0xff51afd7ed558ccd);
-        x ^= x >> 33;
-        x *= UINT64_C(0xc4ceb9fe1a85ec53);
-        x ^= x >> 33;
-        return x;
-    }
+    if (b == 64)
+        return word_mix(x);
     uint64_t mask = low_mask(b);
     unsigned s = (b + 1) / 2;
     x ^= x >> s;
@@ -88,24 +65,12 @@ static inline uint64_t mix_bits(uint64_t x, unsigned b)
     return x;
 }
 
-static uint64_t hash_rest(const uint8_t *p, size_t n)
-{
-    uint64_t h = UINT64_C(0x9e3779b97f4a7c15);
-    for (; n >= 8; p += 8, n -= 8) {
-        h = (h ^ load_le(p)) * UINT64_C(0x87c37b91114253d5);
-        h = (h << 31) | (h >> 33);
-    }
-    if (n)   /* key buffers have slack: one load, masked */
-        h = (h ^ (load_le(p) & low_mask(8 * (unsigned)n))) * UINT64_C(0x87c37b91114253d5);
-    return h ^ (h >> 29);
-}
-
 uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
 {
-    uint64_t lo = load_le(key) & low_mask(ct->lo_bits);
+    uint64_t lo = word_load(key) & low_mask(ct->lo_bits);
     if (!ct->hi_bits)
         return mix_bits(lo, ct->lo_bits);
-    return mix_bits(lo ^ hash_rest(key + 8, ct->key_bytes - 8), 64);
+    return word_mix(lo ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
 }
 
 /* Homes in key order.  A table has m = c * 2^k home slots, 8 <= c < 16.
@@ -144,14 +109,14 @@ static inline uint64_t unsplit(const ctable *ct, uint64_t home, uint64_t q)
     return ct->shift >= 0 ? y << ct->shift | z : y >> -ct->shift;
 }
 
-void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, unsigned value_bits)
+void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_value)
 {
     memset(ct, 0, sizeof *ct);
     ct->key_bytes = key_bytes;
     ct->key_bits = key_bits;
     ct->lo_bits = key_bits < 64 ? key_bits : 64;
     ct->hi_bits = key_bits - ct->lo_bits;
-    ct->value_bits = value_bits;
+    ct->value_bits = bit_length(max_value);
 }
 
 uint64_t ctable_size(uint64_t m, unsigned *c, unsigned *k)
@@ -233,9 +198,9 @@ static inline int same(const ctable *ct, const uint8_t *p, const uint8_t *hi, ui
     /* word by word: slots are padded and keys have 8 bytes of slack */
     size_t off = 0;
     for (; off + 64 <= ct->hi_bits; off += 64)
-        if (load_le(p + off / 8) != load_le(hi + off / 8))
+        if (word_load(p + off / 8) != word_load(hi + off / 8))
             return 0;
-    uint64_t diff = load_le(p + off / 8) ^ load_le(hi + off / 8);
+    uint64_t diff = word_load(p + off / 8) ^ word_load(hi + off / 8);
     return (diff & low_mask(ct->hi_bits - (unsigned)off)) == 0;
 }
 

@@ -51,9 +51,9 @@ typedef struct ctable {
 uint64_t ctable_size(uint64_t m, unsigned *c, unsigned *k);
 
 /* The shape of a table for keys of key_bytes bytes and key_bits
- * significant bits (1 <= key_bits <= 8 * key_bytes), with values of
- * value_bits bits (at most 32); no memory yet. */
-void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, unsigned value_bits);
+ * significant bits (1 <= key_bits <= 8 * key_bytes), with values up to
+ * max_value (the bits they need are kept); no memory yet. */
+void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_value);
 /* Bytes a table of that shape with m home slots (rounded by ctable_size)
  * needs (SIZE_MAX when it does not fit a size_t), and its slot size. */
 size_t ctable_bytes(const ctable *shape, uint64_t m);

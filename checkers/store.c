@@ -3,6 +3,7 @@
 #include "checkers/clock.h"
 #include "checkers/ctable.h"
 #include "checkers/store.h"
+#include "checkers/words.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,51 +124,21 @@ static inline uint64_t varint_get(const uint8_t **pp)
 }
 
 /* The bitmap's bits [8 * at, 8 * at + 64) as a word whose bit i is bit i
- * of the bitmap, whatever the machine's byte order.  Reads 8 bytes: every
- * key buffer and arena block has 8 bytes of slack behind its end. */
+ * of the bitmap.  Reads 8 bytes: every key buffer and arena block has 8
+ * bytes of slack behind its end. */
 static inline uint64_t bitmap_word(const uint8_t *p, size_t avail)
 {
-    uint64_t w;
-    memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
+    uint64_t w = word_load(p);
     if (avail < 8)
         w &= (UINT64_C(1) << (8 * avail)) - 1;
     return w;
-}
-
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
-
-static inline uint64_t mix64(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    h *= UINT64_C(0xc4ceb9fe1a85ec53);
-    h ^= h >> 33;
-    return h;
 }
 
 /* Keys are short and hashed once per edge: one multiply per 8 bytes and a
  * full avalanche at the end is enough for linear probing. */
 uint64_t store_hash(const uint8_t *key, size_t len)
 {
-    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len;
-    while (len >= 8) {
-        h = (h ^ load64(key)) * UINT64_C(0x87c37b91114253d5);
-        h = (h << 31) | (h >> 33);
-        key += 8;
-        len -= 8;
-    }
-    if (len)   /* keys have slack behind them: one load, masked */
-        h = (h ^ bitmap_word(key, len)) * UINT64_C(0x87c37b91114253d5);
-    return mix64(h);
+    return word_mix(word_hash(key, len, UINT64_C(0x9e3779b97f4a7c15) ^ len));
 }
 
 /* ---- memory ---- */
@@ -584,20 +555,11 @@ static inline unsigned popcount64(uint64_t x)
     return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-/* Writes a word's 8 bytes, bit i of the word being bit i of the bytes;
- * callers keep the first few (key buffers have slack). */
-static inline void put_word(uint8_t *p, uint64_t w)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    memcpy(p, &w, 8);
-}
 
 static void put_bitmap(uint8_t *p, const uint64_t *words, size_t n)
 {
     for (size_t w = 0; w < n; w++)
-        put_word(p + 8 * w, words[w]);
+        word_store(p + 8 * w, words[w]);
 }
 
 /* Mode 1 tail at q: the "count > 1" bit of each marked place, by rank
@@ -615,14 +577,14 @@ static uint8_t *mode1_tail(const store_t *st, const nc_count *m, uint8_t *q)
             unsigned b = (unsigned)__builtin_ctzll(bits);
             acc |= ((gt >> b) & 1) << (i & 63);
             if ((++i & 63) == 0) {
-                put_word(gp, acc);   /* spills into the varints, written next */
+                word_store(gp, acc);   /* spills into the varints, written next */
                 gp += 8;
                 acc = 0;
             }
         }
     }
     if (i & 63)
-        put_word(gp, acc);
+        word_store(gp, acc);
     for (size_t w = 0; w < st->words; w++)
         for (uint64_t bits = st->gt[w]; bits; bits &= bits - 1)
             vp = varint_put(vp, m[w * 64 + (size_t)__builtin_ctzll(bits)] - 2);
@@ -677,7 +639,7 @@ static inline uint64_t key_word(const store_t *st, const uint8_t *key, size_t w)
 static size_t packed_emit(const store_t *st, const uint64_t *words, uint8_t *buf)
 {
     for (size_t w = 0; w < st->pwords; w++)
-        put_word(buf + 8 * w, words[w]);
+        word_store(buf + 8 * w, words[w]);
     return st->plen;
 }
 
@@ -777,7 +739,7 @@ size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const 
         if (!patch(&nz, &gt, m, place, delta, n))
             return 0;
         if (!gt) {
-            put_word(buf + st->safe_header, nz);
+            word_store(buf + st->safe_header, nz);
             varint_put(buf, ((uint64_t)st->bitmap_bytes << 1) + 1);
             return st->safe_header + st->bitmap_bytes;
         }
@@ -866,7 +828,10 @@ static void set_block_size(store_t *st, unsigned shift)
     st->max_blocks = ((size_t)1 << (STORE_REF_BITS - st->block_shift)) - 1;
 }
 
-store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
+/* A compact store needs no table of refs, and queues in small blocks:
+ * the queue is only read and written in order, where huge pages gain
+ * nothing, and small blocks are freed sooner behind the search. */
+static store_t *store_create(uint32_t nplaces, size_t budget, store_keep keep, int compact)
 {
     store_t *st = calloc(1, sizeof *st);
     if (!st)
@@ -881,11 +846,12 @@ store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
      * loads past the end of a key being built */
     set_key_max(st, HEADER_MAX + 2 * st->bitmap_bytes + 9 * (size_t)nplaces + 8);
     /* big budgets get blocks of one huge page */
-    set_block_size(st, budget >= ((size_t)256 << 20) ? 21 : 18);
-    st->nslots = TABLE_MIN;
+    set_block_size(st, !compact && budget >= ((size_t)256 << 20) ? 21 : 18);
+    st->compact = compact;
+    st->nslots = compact ? 0 : TABLE_MIN;
     set_thresholds(st);
     if (account(st, sizeof *st + st->nslots * sizeof(uint64_t)) < 0 ||
-        !(st->slots = calloc(st->nslots, sizeof(uint64_t))) ||
+        (!compact && !(st->slots = calloc(st->nslots, sizeof(uint64_t)))) ||
         !(st->nz = calloc(5 * st->words, sizeof(uint64_t))) || arena_add_block(st) < 0) {
         store_free(st);
         return NULL;
@@ -952,14 +918,25 @@ static int packed_layout(store_t *st, const uint8_t *bits)
     return 0;
 }
 
-store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, store_keep keep)
+store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
 {
-    store_t *st = store_new(nplaces, budget, keep);
+    return store_create(nplaces, budget, keep, 0);
+}
+
+static store_t *create_packed(uint32_t nplaces, const uint8_t *bits, size_t budget,
+                              store_keep keep, int compact)
+{
+    store_t *st = store_create(nplaces, budget, keep, compact);
     if (st && packed_layout(st, bits) < 0) {
         store_free(st);
         return NULL;
     }
     return st;
+}
+
+store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, store_keep keep)
+{
+    return create_packed(nplaces, bits, budget, keep, 0);
 }
 
 int store_is_packed(const store_t *st) { return st->packed; }
@@ -1008,11 +985,6 @@ uint64_t store_record_bytes(const store_t *st) { return st->record_bytes; }
 #define CT_GROW_NUM 3u      /* growing by half: loads stay within 0.6..0.9 */
 #define CT_GROW_DEN 2u
 #define CT_MOVE_STEP ((uint64_t)1 << 15)   /* slots moved between page releases */
-
-static unsigned bits_for(uint64_t v)
-{
-    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
-}
 
 /* Memory for a table of m home slots: whole huge pages once it is that
  * big, so that a move can free the old table page by page.  0 when it
@@ -1190,31 +1162,13 @@ store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntran
 {
     if (keep == STORE_PARENTS)
         return NULL;
-    store_t *st = store_new_packed(nplaces, bits, budget, STORE_KEYS);
+    /* the arena's records are keys: the table keeps the transitions */
+    store_t *st = create_packed(nplaces, bits, budget, STORE_KEYS, 1);
     if (!st)
         return NULL;
-    /* the classic table is not needed */
-    free(st->slots);
-    unaccount(st, st->nslots * sizeof(uint64_t));
-    st->slots = NULL;
-    st->nslots = 0;
-    st->compact = 1;
     st->ct_values = keep == STORE_TRANSITIONS;
-    /* the queue is only read and written in order, where huge pages gain
-     * nothing: small blocks, freed sooner behind the search */
-    if (st->block_shift > 18) {
-        big_free(st->blocks[0], st->block_size);
-        unaccount(st, st->block_size);
-        st->nblocks = 0;
-        st->queue_peak = 0;
-        set_block_size(st, 18);
-        if (arena_add_block(st) < 0) {
-            store_free(st);
-            return NULL;
-        }
-    }
     ctable_shape(&st->ct, st->plen, st->pspan ? st->pspan : 1,
-                 st->ct_values && ntransitions > 1 ? bits_for(ntransitions - 1) : 0);
+                 st->ct_values && ntransitions ? ntransitions - 1 : 0);
     if (ct_resize(st, CT_MIN) < 0) {
         store_free(st);
         return NULL;

@@ -33,7 +33,7 @@ static void test_all_small_keys(void)
 {
     for (unsigned bits = 1; bits <= 12; bits++) {
         ctable ct;
-        ctable_shape(&ct, (bits + 7) / 8, bits, 5);
+        ctable_shape(&ct, (bits + 7) / 8, bits, 31);
         uint64_t m = (UINT64_C(1) << bits) + 7;   /* more slots than keys */
         uint8_t *mem = new_table(&ct, m);
         int ok = mem != NULL;
@@ -66,12 +66,12 @@ static void test_random_keys(void)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         size_t kb = shapes[s].bytes;
         ctable ct;
-        ctable_shape(&ct, kb, shapes[s].bits, shapes[s].value_bits);
+        uint32_t vmask = shapes[s].value_bits >= 32 ? UINT32_MAX
+                                                    : (1u << shapes[s].value_bits) - 1;
+        ctable_shape(&ct, kb, shapes[s].bits, vmask);
         uint8_t *mem = new_table(&ct, N * 2 + 1);   /* half full when all are in */
         uint8_t *keys = malloc(2 * N * (kb + 8));
         int ok = mem && keys;
-        uint32_t vmask = shapes[s].value_bits >= 32 ? UINT32_MAX
-                                                    : (1u << shapes[s].value_bits) - 1;
         for (uint32_t i = 0; ok && i < 2 * N; i++)
             random_key(keys + i * (kb + 8), kb, shapes[s].bits);
         uint64_t added = 0;
@@ -115,7 +115,7 @@ static void test_values_and_move(void)
 {
     enum { N = 30000, KB = 12, BITS = 90 };
     ctable small, big;
-    ctable_shape(&small, KB, BITS, 17);
+    ctable_shape(&small, KB, BITS, 0x1ffff);
     big = small;
     uint64_t m = N + N / 10;   /* 0.9 load */
     uint8_t *mem = new_table(&small, m);
@@ -167,7 +167,7 @@ static void test_moves(void)
         uint32_t n = bits <= 14 ? 1u << bits : 30000;
         uint8_t *keys = calloc(n, kb + 8);
         ctable a;
-        ctable_shape(&a, kb, bits, 13);
+        ctable_shape(&a, kb, bits, 0x1fff);
         uint64_t m = (uint64_t)n * 100 / 85 + 1;
         uint8_t *mem = new_table(&a, m);
         int ok = keys && mem;
