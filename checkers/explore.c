@@ -313,6 +313,21 @@ static uint32_t enabled_from_bits(explore_t *ex)
     return n;
 }
 
+/* Tests again the transitions needing a place in changed[], in m. */
+static void retest_changed(explore_t *ex, uint32_t nchanged)
+{
+    const cnet_t *cn = ex->cn;
+    for (uint32_t i = 0; i < nchanged; i++) {
+        uint32_t p = ex->changed[i];
+        for (uint32_t k = cn->consumers_start[p]; k < cn->consumers_start[p + 1]; k++) {
+            uint32_t t = cn->consumers[k];
+            uint64_t bit = UINT64_C(1) << (t & 63);
+            ex->en_bits[t >> 6] = (ex->en_bits[t >> 6] & ~bit) |
+                                  ((uint64_t)cn_enabled(cn, ex->m, t) << (t & 63));
+        }
+    }
+}
+
 /* States next to each other in the queue are mostly siblings or cousins,
  * a few places apart: testing again only the transitions that need a
  * changed place beats testing them all, which is done instead when the
@@ -348,25 +363,52 @@ static uint32_t enabled_of_next(explore_t *ex, uint32_t nnext)
         ex->en_valid = 1;
         return n;
     }
-    for (uint32_t i = 0; i < nchanged; i++) {
-        uint32_t p = ex->changed[i];
-        for (uint32_t k = cn->consumers_start[p]; k < cn->consumers_start[p + 1]; k++) {
-            uint32_t t = cn->consumers[k];
-            uint64_t bit = UINT64_C(1) << (t & 63);
-            ex->en_bits[t >> 6] = (ex->en_bits[t >> 6] & ~bit) |
-                                  ((uint64_t)cn_enabled(cn, ex->m, t) << (t & 63));
-        }
-    }
+    retest_changed(ex, nchanged);
     return enabled_from_bits(ex);
 }
 
 /* ---- stage A: successor keys ---- */
 
+/* Fixed-width keys tell the changed places by a word-wise xor of the
+ * keys: nothing is decoded, nothing scanned per marked place.  The list of
+ * marked places is then made only when every transition is tested again. */
+static uint32_t enabled_by_rebase(explore_t *ex, const uint8_t *key)
+{
+    const cnet_t *cn = ex->cn;
+    uint32_t nchanged = store_rebase(ex->st, key, ex->m, ex->changed);
+    uint64_t cost = 0, limit = cn->ntransitions / 2;
+    for (uint32_t i = 0; i < nchanged && cost <= limit; i++)
+        cost += cn->consumers_start[ex->changed[i] + 1] - cn->consumers_start[ex->changed[i]];
+    if (cost > limit) {
+        /* counting hits needs the marked places; on a net of a word of
+         * transitions, testing them all costs less than listing those */
+        uint32_t n;
+        if (cn->ntransitions <= 64) {
+            n = enabled_by_scan(ex);
+        } else {
+            ex->nmarked = store_decode(ex->st, key, ex->m, ex->marked);
+            n = collect_enabled(ex);
+        }
+        memset(ex->en_bits, 0, (cn->ntransitions + 63) / 64 * sizeof *ex->en_bits);
+        for (uint32_t i = 0; i < n; i++)
+            ex->en_bits[ex->enabled[i] >> 6] |= UINT64_C(1) << (ex->enabled[i] & 63);
+        return n;
+    }
+    retest_changed(ex, nchanged);
+    return enabled_from_bits(ex);
+}
+
 static void load_state(explore_t *ex, store_ref ref)
 {
-    uint32_t nnext = store_decode(ex->st, store_key(ex->st, ref, NULL), ex->mnext, ex->markednext);
-    ex->nen = enabled_of_next(ex, nnext);
-    store_set_base(ex->st, ex->m, ex->marked, ex->nmarked);
+    const uint8_t *key = store_key(ex->st, ref, NULL);
+    /* the first state goes the long way: it sets m, marked and the base */
+    if (ex->en_valid && store_is_packed(ex->st)) {
+        ex->nen = enabled_by_rebase(ex, key);
+    } else {
+        uint32_t nnext = store_decode(ex->st, key, ex->mnext, ex->markednext);
+        ex->nen = enabled_of_next(ex, nnext);
+        store_set_base(ex->st, ex->m, ex->marked, ex->nmarked);
+    }
     ex->cur = ref;
     ex->cur_id = ex->next_id++;
     ex->fire = ex->enabled;

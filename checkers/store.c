@@ -691,6 +691,23 @@ void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint
     }
 }
 
+uint32_t store_rebase(store_t *st, const uint8_t *key, nc_count *m, uint32_t *changed)
+{
+    uint32_t n = 0;
+    for (size_t w = 0; w < st->pwords; w++) {
+        uint64_t word = key_word(st, key, w);
+        for (uint64_t diff = word ^ st->pbase[w]; diff;) {
+            uint32_t p = st->powner[w * 64 + (size_t)__builtin_ctzll(diff)];
+            uint64_t mask = st->pmax[p] << st->pshift[p];
+            m[p] = (word & mask) >> st->pshift[p];
+            changed[n++] = p;
+            diff &= ~mask;
+        }
+        st->pbase[w] = word;
+    }
+    return n;
+}
+
 /* The successor's bits of the changed places; 0 when a count would pass
  * NC_COUNT_MAX (no sum wraps: both terms are at most 2^63 - 1).  Inlined
  * so that one-word bitmaps stay in registers. */

@@ -133,6 +133,12 @@ size_t store_encode(store_t *st, const nc_count *m, uint8_t *buf);
  * changed during the call and restored.  Returns 0 when a count would
  * exceed NC_COUNT_MAX (packed stores: its field). */
 void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint32_t n);
+/* Packed stores only: makes the marking of key the base, m (which holds
+ * the old base marking) becoming it too, and writes the places whose
+ * count changed to changed[] (each once); returns their number.  Costs a
+ * word per 64 key bits and a step per changed place, however many places
+ * are marked. */
+uint32_t store_rebase(store_t *st, const uint8_t *key, nc_count *m, uint32_t *changed);
 size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const int64_t *delta,
                          size_t n, uint8_t *buf);
 /* Writes the marking of key into m, which must be all zero on entry, and
