@@ -121,6 +121,66 @@ static void random_fitting(nc_count *m, const uint8_t *bits, uint32_t P)
     }
 }
 
+/* Rebasing on a key brings the marking to the key's, names exactly the
+ * places that changed, and leaves the key as the successors' base. */
+static void test_rebase(void)
+{
+    uint32_t sizes[] = {1, 7, 63, 64, 65, 200, 1000};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        uint32_t P = sizes[s];
+        uint8_t *bits = calloc(P, 1);
+        for (uint32_t p = 0; p < P; p++)
+            bits[p] = (uint8_t)(p % 5 == 4 ? next_rand() % 33 : p % 7 == 3 ? 0 : 1);
+        store_t *st = store_new_packed(P, bits, (size_t)64 << 20, 1);
+        nc_count *m = calloc(P, sizeof *m), *cur = calloc(P, sizeof *cur);
+        uint32_t *marked = calloc(P, sizeof *marked), *changed = calloc(P, sizeof *changed);
+        uint8_t *key = st ? malloc(store_key_max(st)) : NULL, *again = st ? malloc(store_key_max(st)) : NULL;
+        int ok = st && key && again;
+        if (ok)
+            store_set_base(st, cur, marked, 0);
+        for (int i = 0; ok && i < 300; i++) {
+            nc_count *old = malloc(P * sizeof *old);
+            memcpy(old, cur, P * sizeof *old);
+            if (i % 3) {   /* a near successor */
+                memcpy(m, cur, P * sizeof *m);
+                nc_count *other = calloc(P, sizeof *other);
+                random_fitting(other, bits, P);
+                for (int k = 0; k < 3; k++) {
+                    uint32_t p = (uint32_t)(next_rand() % P);
+                    m[p] = other[p];
+                }
+                free(other);
+            } else {
+                random_fitting(m, bits, P);
+            }
+            size_t len = store_encode(st, m, key);
+            uint32_t n = store_rebase(st, key, cur, changed);
+            uint32_t want = 0;
+            uint8_t *seen = calloc(P, 1);
+            for (uint32_t p = 0; p < P; p++)
+                want += old[p] != m[p];
+            ok = len > 0 && n == want && memcmp(cur, m, P * sizeof *m) == 0;
+            for (uint32_t k = 0; ok && k < n; k++) {
+                ok = changed[k] < P && !seen[changed[k]] && old[changed[k]] != m[changed[k]];
+                seen[changed[k] < P ? changed[k] : 0] = 1;
+            }
+            free(seen);
+            free(old);
+            ok = ok && store_encode_succ(st, cur, NULL, NULL, 0, again) == len &&
+                 memcmp(again, key, len) == 0;
+        }
+        CHECK(ok, "fixed-width keys: rebasing names the changed places, %u places", P);
+        free(bits);
+        free(m);
+        free(cur);
+        free(marked);
+        free(changed);
+        free(key);
+        free(again);
+        store_free(st);
+    }
+}
+
 static void test_packed(void)
 {
     uint32_t sizes[] = {0, 1, 7, 63, 64, 65, 200, 1000};
@@ -534,6 +594,7 @@ int main(void)
 {
     test_encoding();
     test_packed();
+    test_rebase();
     test_sizes();
     test_overflow();
     test_table();
