@@ -32,7 +32,7 @@
 /* A compact store's lookup touches its slot's line only, so its prefetch
  * can go this many steps ahead of stage C's insertions instead of into
  * stage A: the misses then overlap the insertions' work instead of
- * queueing up behind one another (5 to 9 percent less time on the
+ * queueing up behind one another (6 to 14 percent less time on the
  * explicit benchmark, bench/RESULTS.md). */
 #define PREFETCH_AHEAD 20
 #define BATCH_BYTES ((size_t)128 << 10)
