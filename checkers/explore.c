@@ -323,6 +323,16 @@ static uint32_t enabled_from_bits(explore_t *ex)
     return n;
 }
 
+/* en_bits from the n transitions in enabled[], after testing them all;
+ * returns n. */
+static uint32_t bits_of_enabled(explore_t *ex, uint32_t n)
+{
+    memset(ex->en_bits, 0, (ex->cn->ntransitions + 63) / 64 * sizeof *ex->en_bits);
+    for (uint32_t i = 0; i < n; i++)
+        ex->en_bits[ex->enabled[i] >> 6] |= UINT64_C(1) << (ex->enabled[i] & 63);
+    return n;
+}
+
 /* Tests again the transitions needing a place in changed[], in m. */
 static void retest_changed(explore_t *ex, uint32_t nchanged)
 {
@@ -366,12 +376,8 @@ static uint32_t enabled_of_next(explore_t *ex, uint32_t nnext)
     }
     swap_markings(ex, nnext);
     if (!ex->en_valid || cost > limit) {
-        uint32_t n = collect_enabled(ex);
-        memset(ex->en_bits, 0, (cn->ntransitions + 63) / 64 * sizeof *ex->en_bits);
-        for (uint32_t i = 0; i < n; i++)
-            ex->en_bits[ex->enabled[i] >> 6] |= UINT64_C(1) << (ex->enabled[i] & 63);
         ex->en_valid = 1;
-        return n;
+        return bits_of_enabled(ex, collect_enabled(ex));
     }
     retest_changed(ex, nchanged);
     return enabled_from_bits(ex);
@@ -399,10 +405,7 @@ static uint32_t enabled_by_rebase(explore_t *ex, const uint8_t *key)
             ex->nmarked = store_decode(ex->st, key, ex->m, ex->marked);
             n = collect_enabled(ex);
         }
-        memset(ex->en_bits, 0, (cn->ntransitions + 63) / 64 * sizeof *ex->en_bits);
-        for (uint32_t i = 0; i < n; i++)
-            ex->en_bits[ex->enabled[i] >> 6] |= UINT64_C(1) << (ex->enabled[i] & 63);
-        return n;
+        return bits_of_enabled(ex, n);
     }
     retest_changed(ex, nchanged);
     return enabled_from_bits(ex);
@@ -567,13 +570,14 @@ static int drain_batch(search *s, size_t nb)
 {
     explore_t *ex = s->ex;
     const pending *b = ex->batch;
-    for (size_t i = 0; ex->prefetch_late && i < nb && i < PREFETCH_AHEAD; i++)
+    size_t ahead = ex->prefetch_late ? PREFETCH_AHEAD : 0;
+    for (size_t i = 0; i < nb && i < ahead; i++)
         if (b[i].kind == P_SUCC)
             store_prefetch_slot(ex->st, b[i].hash);
     for (size_t i = 0; i < nb; i++) {
-        if (ex->prefetch_late && i + PREFETCH_AHEAD < nb && b[i + PREFETCH_AHEAD].kind == P_SUCC)
-            store_prefetch_slot(ex->st, b[i + PREFETCH_AHEAD].hash);
-        if (do_step(s, &ex->batch[i]) < 0)
+        if (ahead && i + ahead < nb && b[i + ahead].kind == P_SUCC)
+            store_prefetch_slot(ex->st, b[i + ahead].hash);
+        if (do_step(s, &b[i]) < 0)
             return -1;
     }
     return 0;
