@@ -99,13 +99,29 @@ static inline uint64_t split(const ctable *ct, uint64_t x, uint64_t *home)
     return z << (FINE - 3) | j;
 }
 
+/* y of a home and j = r / c: r is the one value in [c j, c j + c) with
+ * home * 2^FINE + r divisible by c.  Inlined for each c, whose divisions
+ * then become multiplications: a division costs as much as the rest of a
+ * move. */
+static inline __attribute__((always_inline)) uint64_t y_of(uint64_t home, uint64_t j, uint64_t c)
+{
+    uint64_t r = c * j + (c - (home % c) * ((UINT64_C(1) << FINE) % c) % c) % c;
+    return ((home << FINE) + r) / c;
+}
+
 static inline uint64_t unsplit(const ctable *ct, uint64_t home, uint64_t q)
 {
-    uint64_t j = q & low_mask(FINE - 3), z = q >> (FINE - 3), c = ct->c;
-    /* r is the one value in [c j, c j + c) with home * 2^FINE + r
-     * divisible by c */
-    uint64_t r = c * j + (c - (home % c) * ((UINT64_C(1) << FINE) % c) % c) % c;
-    uint64_t y = ((home << FINE) + r) / c;
+    uint64_t j = q & low_mask(FINE - 3), z = q >> (FINE - 3), y;
+    switch (ct->c) {
+    case 8: y = y_of(home, j, 8); break;
+    case 9: y = y_of(home, j, 9); break;
+    case 10: y = y_of(home, j, 10); break;
+    case 11: y = y_of(home, j, 11); break;
+    case 12: y = y_of(home, j, 12); break;
+    case 13: y = y_of(home, j, 13); break;
+    case 14: y = y_of(home, j, 14); break;
+    default: y = y_of(home, j, 15); break;   /* ctable_size: c < 16 */
+    }
     return ct->shift >= 0 ? y << ct->shift | z : y >> -ct->shift;
 }
 

@@ -208,6 +208,50 @@ static void test_moves(void)
     }
 }
 
+/* A move recovers each key's x from its home and quotient, which
+ * depends on c, the table size's leading part: out of a table of every c
+ * from 8 to 15, short keys and long ones come through, values and all. */
+static void test_move_every_c(void)
+{
+    static const unsigned widths[] = {20, 40, 90};
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        unsigned bits = widths[w];
+        size_t kb = (bits + 7) / 8;
+        int ok = 1;
+        for (unsigned c = 8; ok && c < 16; c++) {
+            ctable a, b;
+            ctable_shape(&a, kb, bits, 0xfff);
+            b = a;
+            uint8_t *mem = new_table(&a, (uint64_t)c << 10);
+            uint8_t *mem2 = new_table(&b, ((uint64_t)c << 10) * 3 / 2);
+            uint32_t n = c * 1024 * 4 / 5;
+            uint8_t *keys = calloc(n, kb + 8);
+            ok = mem && mem2 && keys && a.c == c;
+            for (uint32_t i = 0; ok && i < n; i++) {
+                uint8_t *k = keys + (size_t)i * (kb + 8);
+                random_key(k, kb, bits);
+                int r = ctable_insert(&a, k, ctable_hash(&a, k), i & 0xfff);
+                ok = r == 1 || (r == 0 && bits == 20);   /* 20-bit keys may repeat */
+            }
+            ctable_mover mv = {0, 0};
+            int r = 0;
+            while (ok && (r = ctable_move(&b, &a, &mv, 500)) == 0)
+                ;
+            ok = ok && r == 1 && b.count == a.count;
+            for (uint32_t i = 0; ok && i < n; i++) {
+                uint8_t *k = keys + (size_t)i * (kb + 8);
+                uint32_t va, vb;
+                ok = ctable_find(&a, k, ctable_hash(&a, k), &va) == 1 &&
+                     ctable_find(&b, k, ctable_hash(&b, k), &vb) == 1 && va == vb;
+            }
+            free(mem);
+            free(mem2);
+            free(keys);
+        }
+        CHECK(ok, "%u-bit keys move out of tables of c = 8 to 15 home slots per 2^k", bits);
+    }
+}
+
 /* Past the distance cap an insertion fails and changes nothing. */
 static void test_full(void)
 {
@@ -238,6 +282,7 @@ int main(void)
     test_random_keys();
     test_values_and_move();
     test_moves();
+    test_move_every_c();
     test_full();
     UNIT_DONE();
 }
