@@ -189,6 +189,7 @@ void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
     ct->shift = shift_for(ct, k);
     ct->q_bits = q_bits_for(ct, ct->m);
     ct->slot_bytes = ctable_slot_bytes(ct, ct->m);
+    ct->lo_mask = !ct->hi_bits && ct->q_bits <= 56 ? low_mask(8 + ct->q_bits) : 0;
     ct->slots = mem;
     ct->count = 0;
 }
@@ -279,9 +280,42 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
     return 1;
 }
 
+/* probe for keys of at most 64 bits whose slot begins with a word holding
+ * the distance and the whole quotient (ctable_attach sets ct->lo_word):
+ * one masked comparison a slot. */
+static inline int probe_lo(const ctable *ct, uint64_t home, uint64_t q, uint8_t **at,
+                           unsigned *dist)
+{
+    size_t S = ct->slot_bytes;
+    uint8_t *s = ct->slots + home * S;
+    uint64_t mask = ct->lo_mask, want = q << 8;
+    for (unsigned d = 1;; d++, s += S) {
+        uint64_t w = word_load(s);
+        if ((unsigned)(w & 0xff) < d) {
+            *at = s;
+            *dist = d;
+            return 0;
+        }
+        if ((w & mask) == (want | d)) {
+            *at = s;
+            return 1;
+        }
+        if (d == CTABLE_DIST_MAX + 1)
+            return CTABLE_FULL;
+    }
+}
+
 int ctable_insert(ctable *ct, const uint8_t *key, uint64_t x, uint32_t value)
 {
     uint64_t home, q = split(ct, x, &home);
+    if (ct->lo_mask) {
+        uint8_t *at;
+        unsigned d;
+        int r = probe_lo(ct, home, q, &at, &d);
+        if (r != 0)
+            return r == 1 ? 0 : CTABLE_FULL;
+        return put(ct, at, d, key + 8, q, value);
+    }
     uint8_t *at;
     unsigned d;
     int r = probe(ct, home, key + 8, q, &at, &d);

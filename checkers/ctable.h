@@ -41,6 +41,8 @@ typedef struct ctable {
     uint64_t c, inv_c;     /* 8 <= c < 16; floor(2^32 / c) + 1 */
     int shift;             /* bits of x below the ones that choose the home */
     unsigned q_bits;       /* of the quotient */
+    uint64_t lo_mask;      /* keys of at most 64 bits: a slot's distance and
+                            * quotient in its first word, else 0 */
     size_t slot_bytes;
     uint8_t *slots;
     uint64_t count;
