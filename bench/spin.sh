@@ -11,6 +11,7 @@
 #   SPIN (default spin), CC (default cc), MCC (default /work/shared/mcc),
 #   ORACLE (default $MCC/oracle), TYPE (Promela type of a place, byte),
 #   SEARCH (bfs or dfs, default bfs), KEEP (folder kept for the files).
+case $1 in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 SPIN=${SPIN:-spin}
 CC=${CC:-cc}
