@@ -691,18 +691,29 @@ void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint
     }
 }
 
+/* The fields of key word w (whose bits are word) that have a bit in
+ * bits: each one's count into m and its place into places[n...]; returns
+ * the new n.  Only the named fields cost: a field's lowest bit in bits
+ * names it. */
+static inline uint32_t read_fields(const store_t *st, size_t w, uint64_t word, uint64_t bits,
+                                   nc_count *m, uint32_t *places, uint32_t n)
+{
+    while (bits) {
+        uint32_t p = st->powner[w * 64 + (size_t)__builtin_ctzll(bits)];
+        uint64_t mask = st->pmax[p] << st->pshift[p];
+        m[p] = (word & mask) >> st->pshift[p];
+        places[n++] = p;
+        bits &= ~mask;
+    }
+    return n;
+}
+
 uint32_t store_rebase(store_t *st, const uint8_t *key, nc_count *m, uint32_t *changed)
 {
     uint32_t n = 0;
     for (size_t w = 0; w < st->pwords; w++) {
         uint64_t word = key_word(st, key, w);
-        for (uint64_t diff = word ^ st->pbase[w]; diff;) {
-            uint32_t p = st->powner[w * 64 + (size_t)__builtin_ctzll(diff)];
-            uint64_t mask = st->pmax[p] << st->pshift[p];
-            m[p] = (word & mask) >> st->pshift[p];
-            changed[n++] = p;
-            diff &= ~mask;
-        }
+        n = read_fields(st, w, word, word ^ st->pbase[w], m, changed, n);
         st->pbase[w] = word;
     }
     return n;
@@ -783,20 +794,13 @@ size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const 
     return len;
 }
 
-/* Visits the nonzero fields only: a field's lowest set bit names it. */
 static uint32_t packed_decode(const store_t *st, const uint8_t *key, nc_count *m,
                               uint32_t *marked)
 {
     uint32_t n = 0;
     for (size_t w = 0; w < st->pwords; w++) {
         uint64_t word = key_word(st, key, w);
-        for (uint64_t bits = word; bits;) {
-            uint32_t p = st->powner[w * 64 + (size_t)__builtin_ctzll(bits)];
-            uint64_t mask = st->pmax[p] << st->pshift[p];
-            m[p] = (word & mask) >> st->pshift[p];
-            marked[n++] = p;
-            bits &= ~mask;
-        }
+        n = read_fields(st, w, word, word, m, marked, n);
     }
     return n;
 }
