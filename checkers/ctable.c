@@ -221,11 +221,42 @@ static inline int same(const ctable *ct, const uint8_t *p, const uint8_t *hi, ui
     return (diff & low_mask(ct->hi_bits - (unsigned)off)) == 0;
 }
 
-/* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
- * there, *at where it goes at distance *dist, CTABLE_FULL past the cap. */
-static inline int probe(const ctable *ct, uint64_t home, const uint8_t *hi, uint64_t q,
-                        uint8_t **at, unsigned *dist)
+/* probe for keys of at most 64 bits whose slot begins with a word holding
+ * the distance and the whole quotient (ct->lo_mask, set by ctable_attach):
+ * one masked comparison a slot. */
+static inline __attribute__((always_inline)) int probe_lo(const ctable *ct, uint64_t home,
+                                                         uint64_t q, uint8_t **at,
+                                                         unsigned *dist)
 {
+    size_t S = ct->slot_bytes;
+    uint8_t *s = ct->slots + home * S;
+    uint64_t mask = ct->lo_mask, want = q << 8;
+    for (unsigned d = 1;; d++, s += S) {
+        uint64_t w = word_load(s);
+        if ((unsigned)(w & 0xff) < d) {
+            *at = s;
+            *dist = d;
+            return 0;
+        }
+        if ((w & mask) == (want | d)) {
+            *at = s;
+            return 1;
+        }
+        if (d == CTABLE_DIST_MAX + 1)
+            return CTABLE_FULL;
+    }
+}
+
+/* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
+ * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
+ * Forced inline, with probe_lo: as a call it cost about 30 instructions
+ * an edge. */
+static inline __attribute__((always_inline)) int probe(const ctable *ct, uint64_t home,
+                                                      const uint8_t *hi, uint64_t q,
+                                                      uint8_t **at, unsigned *dist)
+{
+    if (ct->lo_mask)
+        return probe_lo(ct, home, q, at, dist);
     size_t S = ct->slot_bytes;
     uint8_t *s = ct->slots + home * S;
     for (unsigned d = 1;; d++, s += S) {
@@ -280,42 +311,9 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
     return 1;
 }
 
-/* probe for keys of at most 64 bits whose slot begins with a word holding
- * the distance and the whole quotient (ctable_attach sets ct->lo_word):
- * one masked comparison a slot. */
-static inline int probe_lo(const ctable *ct, uint64_t home, uint64_t q, uint8_t **at,
-                           unsigned *dist)
-{
-    size_t S = ct->slot_bytes;
-    uint8_t *s = ct->slots + home * S;
-    uint64_t mask = ct->lo_mask, want = q << 8;
-    for (unsigned d = 1;; d++, s += S) {
-        uint64_t w = word_load(s);
-        if ((unsigned)(w & 0xff) < d) {
-            *at = s;
-            *dist = d;
-            return 0;
-        }
-        if ((w & mask) == (want | d)) {
-            *at = s;
-            return 1;
-        }
-        if (d == CTABLE_DIST_MAX + 1)
-            return CTABLE_FULL;
-    }
-}
-
 int ctable_insert(ctable *ct, const uint8_t *key, uint64_t x, uint32_t value)
 {
     uint64_t home, q = split(ct, x, &home);
-    if (ct->lo_mask) {
-        uint8_t *at;
-        unsigned d;
-        int r = probe_lo(ct, home, q, &at, &d);
-        if (r != 0)
-            return r == 1 ? 0 : CTABLE_FULL;
-        return put(ct, at, d, key + 8, q, value);
-    }
     uint8_t *at;
     unsigned d;
     int r = probe(ct, home, key + 8, q, &at, &d);
