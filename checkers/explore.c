@@ -289,6 +289,19 @@ static uint32_t enabled_by_hits(explore_t *ex)
     return n;
 }
 
+/* How many transitions need p: the cost of testing again on p's account. */
+static inline uint32_t consumers_of(const cnet_t *cn, uint32_t p)
+{
+    return cn->consumers_start[p + 1] - cn->consumers_start[p];
+}
+
+/* Testing again the consumers of the changed places pays up to this many
+ * tests; past it every transition is tested. */
+static inline uint64_t retest_limit(const cnet_t *cn)
+{
+    return cn->ntransitions / 2;
+}
+
 /* Scanning costs about one test per transition; counting hits costs one
  * step per (marked place, transition needing it), each about four times
  * dearer (measured with callgrind on MCC nets). */
@@ -297,7 +310,7 @@ static uint32_t collect_enabled(explore_t *ex)
     const cnet_t *cn = ex->cn;
     uint64_t cost = ex->nalways;
     for (uint32_t i = 0; i < ex->nmarked; i++)
-        cost += cn->consumers_start[ex->marked[i] + 1] - cn->consumers_start[ex->marked[i]];
+        cost += consumers_of(cn, ex->marked[i]);
     return 4 * cost < cn->ntransitions ? enabled_by_hits(ex) : enabled_by_scan(ex);
 }
 
@@ -357,20 +370,20 @@ static uint32_t enabled_of_next(explore_t *ex, uint32_t nnext)
     const cnet_t *cn = ex->cn;
     const nc_count *m = ex->m, *mn = ex->mnext;
     uint32_t nchanged = 0;
-    uint64_t cost = 0, limit = cn->ntransitions / 2;
+    uint64_t cost = 0, limit = retest_limit(cn);
     if (ex->en_valid) {
         for (uint32_t i = 0; i < ex->nmarked && cost <= limit; i++) {
             uint32_t p = ex->marked[i];
             if (m[p] != mn[p]) {
                 ex->changed[nchanged++] = p;
-                cost += cn->consumers_start[p + 1] - cn->consumers_start[p];
+                cost += consumers_of(cn, p);
             }
         }
         for (uint32_t i = 0; i < nnext && cost <= limit; i++) {
             uint32_t p = ex->markednext[i];
             if (m[p] == 0) {
                 ex->changed[nchanged++] = p;
-                cost += cn->consumers_start[p + 1] - cn->consumers_start[p];
+                cost += consumers_of(cn, p);
             }
         }
     }
@@ -392,9 +405,9 @@ static uint32_t enabled_by_rebase(explore_t *ex, const uint8_t *key)
 {
     const cnet_t *cn = ex->cn;
     uint32_t nchanged = store_rebase(ex->st, key, ex->m, ex->changed);
-    uint64_t cost = 0, limit = cn->ntransitions / 2;
+    uint64_t cost = 0, limit = retest_limit(cn);
     for (uint32_t i = 0; i < nchanged && cost <= limit; i++)
-        cost += cn->consumers_start[ex->changed[i] + 1] - cn->consumers_start[ex->changed[i]];
+        cost += consumers_of(cn, ex->changed[i]);
     if (cost > limit) {
         /* counting hits needs the marked places; on a net of a word of
          * transitions, testing them all costs less than listing those */
