@@ -15,6 +15,7 @@
  * stage C instead (PREFETCH_AHEAD). */
 #include "checkers/clock.h"
 #include "checkers/explore.h"
+#include "checkers/keynet.h"
 #include "checkers/placebits.h"
 #include "checkers/progress.h"
 
@@ -89,6 +90,12 @@ struct explore {
     nc_count *mnext;      /* zero but for its marked places */
     uint32_t *markednext;
     uint32_t *changed;    /* places whose count differs: each at most once */
+    /* keys of one or two words are expanded as keys (keynet.h), unless a
+     * reducer needs markings */
+    keynet_t *kn;
+    int by_key;
+    uint64_t kcur[2];     /* the loaded state's key */
+    int bound_broken;     /* a firing left its field */
 
     /* a new state's marking, for on_state (stage C) */
     nc_count *m2;
@@ -186,6 +193,7 @@ explore_t *explore_new(const cnet_t *cn, const check_options *opt, unsigned flag
         return NULL;
     }
     find_always(ex);
+    ex->kn = keynet_new(cn, ex->st);
     ex->prefetch_late = store_is_compact(ex->st);
     return ex;
 }
@@ -195,6 +203,7 @@ void explore_free(explore_t *ex)
     if (!ex)
         return;
     store_free(ex->st);
+    keynet_free(ex->kn);
     free(ex->m);
     free(ex->marked);
     free(ex->m2);
@@ -428,7 +437,10 @@ static void load_state(explore_t *ex, store_ref ref)
 {
     const uint8_t *key = store_key(ex->st, ref, NULL);
     /* the first state goes the long way: it sets m, marked and the base */
-    if (ex->en_valid && store_is_packed(ex->st)) {
+    if (ex->by_key) {
+        keynet_load(ex->kn, key, ex->kcur);
+        ex->nen = keynet_enabled(ex->kn, ex->kcur, ex->enabled);
+    } else if (ex->en_valid && store_is_packed(ex->st)) {
         ex->nen = enabled_by_rebase(ex, key);
     } else {
         uint32_t nnext = store_decode(ex->st, key, ex->mnext, ex->markednext);
@@ -477,7 +489,19 @@ static int next_step(explore_t *ex, pending *p, size_t *used)
     }
     p->t = ex->fire[ex->k++];
     p->off = *used;
-    if (successor_key(ex, p->t, ex->bkeys + *used, &p->len) < 0) {
+    if (ex->by_key) {
+        uint64_t s[2];
+        if (keynet_fire(ex->kn, p->t, ex->kcur, s)) {
+            keynet_store(ex->bkeys + *used, s);
+            p->len = ex->root_len;
+        } else {
+            ex->bound_broken = 1;
+            p->len = 0;
+        }
+    } else if (successor_key(ex, p->t, ex->bkeys + *used, &p->len) < 0) {
+        p->len = 0;
+    }
+    if (!p->len) {
         p->kind = P_OVERFLOW;
         ex->loaded = 0;
         return 0;
@@ -554,7 +578,7 @@ static int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash,
 
 static const char *overflow_reason(const explore_t *ex)
 {
-    return store_bound_broken(ex->st) ? "internal error: a proven place bound was exceeded"
+    return store_bound_broken(ex->st) || ex->bound_broken ? "internal error: a proven place bound was exceeded"
                                       : "token count overflow";
 }
 
@@ -634,6 +658,7 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     search s = {ex, v, ctx, NULL};
     ex->name = v->name;
     ex->start = mono_now();
+    ex->by_key = ex->kn && !ex->reducer;
     if (ex->opt->timeout > 0)
         store_set_deadline(ex->st, ex->start + ex->opt->timeout);
     progress_start(&ex->prog, ex->opt, ex->name ? ex->name : "explore", "queue", ex->start);

@@ -961,6 +961,14 @@ store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, 
 }
 
 int store_is_packed(const store_t *st) { return st->packed; }
+size_t store_key_words(const store_t *st) { return st->packed ? st->pwords : 0; }
+
+void store_field(const store_t *st, uint32_t p, unsigned *word, unsigned *shift, uint64_t *max)
+{
+    *word = st->pword[p];
+    *shift = st->pshift[p];
+    *max = st->pmax[p];
+}
 int store_bound_broken(const store_t *st) { return st->bound_broken; }
 
 int store_key_safe(const store_t *st, const uint8_t *key)

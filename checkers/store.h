@@ -90,6 +90,11 @@ void store_free(store_t *st);
 #define STORE_PACKED_BITS_MAX 32
 store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, store_keep keep);
 int store_is_packed(const store_t *st);
+/* Packed stores: a key's 64-bit words (0 for other stores), and place
+ * p's field: at bit *shift of word *word, counts up to *max (0: a field
+ * of no bits, the place is never marked). */
+size_t store_key_words(const store_t *st);
+void store_field(const store_t *st, uint32_t p, unsigned *word, unsigned *shift, uint64_t *max);
 
 /* A compact store of fixed-width keys (bits as store_new_packed) for a net
  * of ntransitions transitions; keep is STORE_KEYS or STORE_TRANSITIONS.

@@ -1,0 +1,196 @@
+/* keynet: the net on fixed-width keys (keynet.h). */
+#include "checkers/keynet.h"
+
+#include <stdlib.h>
+
+static void add_field(keynet_field *f, uint32_t *n, unsigned word, unsigned shift, uint64_t mask,
+                      uint64_t value)
+{
+    f[*n].word = (uint8_t)word;
+    f[*n].shift = (uint8_t)shift;
+    f[*n].mask = mask;
+    f[*n].value = value;
+    ++*n;
+}
+
+/* delta * 2^(64 word + shift) added to acc modulo 2^128; |delta| fits
+ * the field, so the shifted value fits 64 bits and a sign. */
+static void add_delta(uint64_t acc[2], unsigned word, unsigned shift, int64_t delta)
+{
+    uint64_t lo = (uint64_t)delta << shift;
+    uint64_t hi = delta < 0 ? UINT64_MAX : 0;
+    if (word == 1) {
+        hi = lo;
+        lo = 0;
+    }
+    uint64_t sum = acc[0] + lo;
+    acc[1] += hi + (sum < acc[0]);
+    acc[0] = sum;
+}
+
+static nc_count need_of(const cnet_t *cn, uint32_t t, uint32_t p)
+{
+    for (uint32_t i = cn->need_start[t]; i < cn->need_start[t + 1]; i++)
+        if (cn->need_place[i] == p)
+            return cn->need_weight[i];
+    return 0;
+}
+
+/* One transition's tests and constant; -1 when a firing could take a
+ * count below zero (the net's needs do not cover its consumption). */
+static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st, uint32_t t,
+                              uint32_t *nneed, uint32_t *nfull)
+{
+    keynet_trans *tr = &kn->tr[t];
+    unsigned word, shift;
+    uint64_t max;
+    tr->need_from = *nneed;
+    for (uint32_t i = cn->need_start[t]; i < cn->need_start[t + 1]; i++) {
+        store_field(st, cn->need_place[i], &word, &shift, &max);
+        if (max == 1 && cn->need_weight[i] == 1)
+            tr->need[word] |= UINT64_C(1) << shift;
+        else
+            add_field(kn->need_fields, nneed, word, shift, max, cn->need_weight[i]);
+    }
+    tr->need_to = *nneed;
+    tr->full_from = *nfull;
+    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
+        uint32_t p = cn->eff_place[i];
+        int64_t d = cn->eff_delta[i];
+        store_field(st, p, &word, &shift, &max);
+        if (d < 0 && need_of(cn, t, p) < (nc_count)(-(d + 1)) + 1)
+            return -1;
+        if (d > 0 && (uint64_t)d > max) {
+            tr->overflows = 1;   /* a bound that cannot hold; never fired */
+            continue;
+        }
+        if (d < 0 && (uint64_t)(-(d + 1)) + 1 > max)
+            continue;   /* never enabled: it needs more than the field holds */
+        if (d > 0 && max == 1)
+            tr->full[word] |= UINT64_C(1) << shift;
+        else if (d > 0)
+            add_field(kn->full_fields, nfull, word, shift, max, max - (uint64_t)d);
+        add_delta(tr->delta, word, shift, d);
+    }
+    tr->full_to = *nfull;
+    return 0;
+}
+
+keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
+{
+    size_t words = store_key_words(st);
+    if (words < 1 || words > 2)
+        return NULL;
+    keynet_t *kn = calloc(1, sizeof *kn);
+    if (!kn)
+        return NULL;
+    uint32_t T = cn->ntransitions, P = cn->nplaces;
+    kn->ntransitions = T;
+    kn->words = (unsigned)words;
+    kn->consumers_start = cn->consumers_start;
+    kn->consumers = cn->consumers;
+    kn->tr = calloc(T ? T : 1, sizeof *kn->tr);
+    kn->need_fields = calloc(cn->need_start[T] + 1, sizeof *kn->need_fields);
+    kn->full_fields = calloc(cn->eff_start[T] + 1, sizeof *kn->full_fields);
+    kn->en = calloc((T + 63) / 64 + 1, sizeof *kn->en);
+    kn->field_mask = calloc(P ? P : 1, sizeof *kn->field_mask);
+    if (!kn->tr || !kn->need_fields || !kn->full_fields || !kn->en || !kn->field_mask) {
+        keynet_free(kn);
+        return NULL;
+    }
+    for (unsigned b = 0; b < 128; b++)
+        kn->owner[b] = UINT32_MAX;
+    for (uint32_t p = 0; p < P; p++) {
+        unsigned word, shift;
+        uint64_t max;
+        store_field(st, p, &word, &shift, &max);
+        if (!max)
+            continue;
+        kn->field_mask[p] = max << shift;
+        for (unsigned b = 0; b < 64 && (max >> b); b++)
+            kn->owner[64 * word + shift + b] = p;
+    }
+    /* the key's last word keeps only its bytes (store.c's plast_mask) */
+    unsigned top = 0;
+    for (uint32_t p = 0; p < P; p++) {
+        unsigned word, shift;
+        uint64_t max;
+        store_field(st, p, &word, &shift, &max);
+        if (max && word + 1 == words) {
+            unsigned end = shift + (unsigned)(64 - __builtin_clzll(max));
+            top = end > top ? end : top;
+        }
+    }
+    kn->last_mask = top >= 64 ? UINT64_MAX : (UINT64_C(1) << top) - 1;
+    uint32_t nneed = 0, nfull = 0;
+    for (uint32_t t = 0; t < T; t++)
+        if (compile_transition(kn, cn, st, t, &nneed, &nfull) < 0) {
+            keynet_free(kn);
+            return NULL;
+        }
+    return kn;
+}
+
+void keynet_free(keynet_t *kn)
+{
+    if (!kn)
+        return;
+    free(kn->tr);
+    free(kn->need_fields);
+    free(kn->full_fields);
+    free(kn->en);
+    free(kn->field_mask);
+    free(kn);
+}
+
+static void scan_all(keynet_t *kn, const uint64_t k[2])
+{
+    uint32_t T = kn->ntransitions;
+    for (uint32_t w = 0; w < (T + 63) / 64; w++)
+        kn->en[w] = 0;
+    for (uint32_t t = 0; t < T; t++)
+        kn->en[t >> 6] |= (uint64_t)keynet_enabled_in(kn, t, k) << (t & 63);
+}
+
+/* Tests again the transitions needing a field that differs from the last
+ * key's; 0 when that would cost more than testing them all. */
+static int retest_changed(keynet_t *kn, const uint64_t k[2])
+{
+    uint32_t places[128], n = 0;
+    uint64_t cost = 0, limit = kn->ntransitions / 2;
+    for (unsigned w = 0; w < kn->words; w++)
+        for (uint64_t bits = k[w] ^ kn->last[w]; bits;) {
+            uint32_t p = kn->owner[64 * w + (unsigned)__builtin_ctzll(bits)];
+            if (p == UINT32_MAX)   /* no field: keys keep such bits 0 */
+                return 0;
+            bits &= ~kn->field_mask[p];
+            places[n++] = p;
+            cost += kn->consumers_start[p + 1] - kn->consumers_start[p];
+            if (cost > limit)
+                return 0;
+        }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = places[i];
+        for (uint32_t j = kn->consumers_start[p]; j < kn->consumers_start[p + 1]; j++) {
+            uint32_t t = kn->consumers[j];
+            uint64_t bit = UINT64_C(1) << (t & 63);
+            kn->en[t >> 6] = (kn->en[t >> 6] & ~bit) |
+                             ((uint64_t)keynet_enabled_in(kn, t, k) << (t & 63));
+        }
+    }
+    return 1;
+}
+
+uint32_t keynet_enabled(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)
+{
+    if (!kn->valid || !retest_changed(kn, k))
+        scan_all(kn, k);
+    kn->valid = 1;
+    kn->last[0] = k[0];
+    kn->last[1] = k[1];
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < (kn->ntransitions + 63) / 64; w++)
+        for (uint64_t bits = kn->en[w]; bits; bits &= bits - 1)
+            enabled[n++] = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    return n;
+}

@@ -1,0 +1,131 @@
+/* keynet: a compiled net restated on fixed-width keys of one or two
+ * 64-bit words (store_new_packed), so that the search never decodes a
+ * marking to expand it.
+ *
+ * A key is the number sum(count(p) * 2^offset(p)) over the places' bit
+ * fields.  Firing t adds sum(delta(p) * 2^offset(p)), one constant per
+ * transition: as long as every count stays within its field, no carry or
+ * borrow can cross a field, so the successor is the key plus that
+ * constant modulo 2^128, and the words between fields stay zero.
+ * Enabling tests the fields t needs: one masked comparison covers every
+ * one-bit field with weight 1, the few others are compared one by one.
+ * A count that would leave its field (a place bound that did not hold)
+ * is tested the same way before a firing, so that it ends the search
+ * instead of corrupting a neighbour.
+ *
+ * Enabledness is kept from one expanded key to the next: keys next to
+ * each other in a breadth-first queue differ in a few fields, and only
+ * the transitions needing a changed field are tested again. */
+#ifndef MCK_KEYNET_H
+#define MCK_KEYNET_H
+
+#include "checkers/store.h"
+#include "netconv.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* A field compared with a constant: ((word >> shift) & mask) against
+ * value (enabling: >= value; overflow: > value). */
+typedef struct keynet_field {
+    uint8_t word, shift;
+    uint64_t mask, value;
+} keynet_field;
+
+typedef struct keynet_trans {
+    uint64_t need[2];          /* one-bit fields that must be 1 */
+    uint64_t full[2];          /* one-bit fields that must be 0 to fire */
+    uint64_t delta[2];         /* the firing's constant, modulo 2^128 */
+    uint32_t need_from, need_to;   /* other fields it needs: need_fields */
+    uint32_t full_from, full_to;   /* other fields it may overflow */
+    int overflows;             /* every firing leaves a field */
+} keynet_trans;
+
+typedef struct keynet {
+    uint32_t ntransitions;
+    unsigned words;            /* 1 or 2 */
+    uint64_t last_mask;        /* the key bits of its last word */
+    keynet_trans *tr;
+    keynet_field *need_fields, *full_fields;
+    /* incremental enabledness */
+    uint64_t *en;              /* enabled transitions of the last key */
+    uint64_t last[2];
+    int valid;
+    const uint32_t *consumers_start, *consumers;
+    uint32_t owner[128];       /* place of each key bit (UINT32_MAX: none) */
+    uint64_t *field_mask;      /* per place: its field's bits in its word */
+} keynet_t;
+
+/* NULL when st's keys are not fixed-width keys of at most two words, or
+ * on no memory. */
+keynet_t *keynet_new(const cnet_t *cn, const store_t *st);
+void keynet_free(keynet_t *kn);
+
+/* The key's words (bytes past its end are ignored). */
+static inline void keynet_load(const keynet_t *kn, const uint8_t *key, uint64_t k[2])
+{
+    uint64_t w0, w1 = 0;
+    memcpy(&w0, key, 8);
+    if (kn->words == 2)
+        memcpy(&w1, key + 8, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w0 = __builtin_bswap64(w0);
+    w1 = __builtin_bswap64(w1);
+#endif
+    if (kn->words == 2)
+        w1 &= kn->last_mask;
+    else
+        w0 &= kn->last_mask;
+    k[0] = w0;
+    k[1] = w1;
+}
+
+static inline int keynet_fields_hold(const keynet_field *f, uint32_t from, uint32_t to,
+                                     const uint64_t k[2], int at_least)
+{
+    for (uint32_t i = from; i < to; i++) {
+        uint64_t v = (k[f[i].word] >> f[i].shift) & f[i].mask;
+        if (at_least ? v < f[i].value : v > f[i].value)
+            return 0;
+    }
+    return 1;
+}
+
+static inline int keynet_enabled_in(const keynet_t *kn, uint32_t t, const uint64_t k[2])
+{
+    const keynet_trans *tr = &kn->tr[t];
+    if (((k[0] & tr->need[0]) ^ tr->need[0]) | ((k[1] & tr->need[1]) ^ tr->need[1]))
+        return 0;
+    return keynet_fields_hold(kn->need_fields, tr->need_from, tr->need_to, k, 1);
+}
+
+/* The transitions enabled in k, ascending, into enabled; their number. */
+uint32_t keynet_enabled(keynet_t *kn, const uint64_t k[2], uint32_t *enabled);
+
+/* The successor of k under t, enabled in k, into s; 0 when a count would
+ * leave its field. */
+static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2], uint64_t s[2])
+{
+    const keynet_trans *tr = &kn->tr[t];
+    if (tr->overflows || (k[0] & tr->full[0]) | (k[1] & tr->full[1]) ||
+        !keynet_fields_hold(kn->full_fields, tr->full_from, tr->full_to, k, 0))
+        return 0;
+    uint64_t lo = k[0] + tr->delta[0];
+    s[0] = lo;
+    s[1] = kn->words == 2 ? k[1] + tr->delta[1] + (lo < k[0]) : 0;
+    return 1;
+}
+
+/* s as key bytes (16 bytes are written; the key is the first ones). */
+static inline void keynet_store(uint8_t *key, const uint64_t s[2])
+{
+    uint64_t w0 = s[0], w1 = s[1];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w0 = __builtin_bswap64(w0);
+    w1 = __builtin_bswap64(w1);
+#endif
+    memcpy(key, &w0, 8);
+    memcpy(key + 8, &w1, 8);
+}
+
+#endif
