@@ -7,10 +7,7 @@
 #define SPILL ((uint64_t)CTABLE_DIST_MAX + 2)
 #define PAD 16u   /* bit fields are read and written as 9 bytes */
 
-static inline uint64_t low_mask(unsigned n)
-{
-    return n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
-}
+static inline uint64_t low_mask(unsigned n) { return ctable_low_mask(n); }
 
 /* n <= 64 bits at bit off of p; reads up to 9 bytes from p + off / 8. */
 static inline uint64_t get_bits(const uint8_t *p, size_t off, unsigned n)
@@ -45,32 +42,6 @@ static inline void put_bits(uint8_t *p, size_t off, uint64_t v, unsigned n)
 static inline unsigned bit_length(uint64_t v)
 {
     return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
-}
-
-/* Bijections of the b-bit numbers: xor with a right shift and odd
- * multiplication modulo 2^b each undo.  Equal keys must give equal homes
- * and different keys different (home, quotient) pairs; the mixing is
- * only there to spread homes evenly. */
-static inline uint64_t mix_bits(uint64_t x, unsigned b)
-{
-    if (b == 64)
-        return word_mix(x);
-    uint64_t mask = low_mask(b);
-    unsigned s = (b + 1) / 2;
-    x ^= x >> s;
-    x = (x * UINT64_C(0xff51afd7ed558ccd)) & mask;
-    x ^= x >> s;
-    x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & mask;
-    x ^= x >> s;
-    return x;
-}
-
-uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
-{
-    uint64_t lo = word_load(key) & low_mask(ct->lo_bits);
-    if (!ct->hi_bits)
-        return mix_bits(lo, ct->lo_bits);
-    return word_mix(lo ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
 }
 
 /* Homes in key order.  A table has m = c * 2^k home slots, 8 <= c < 16.

@@ -25,6 +25,8 @@
 #ifndef MCK_CTABLE_H
 #define MCK_CTABLE_H
 
+#include "checkers/words.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,8 +66,38 @@ size_t ctable_slot_bytes(const ctable *shape, uint64_t m);
  * which must be ctable_bytes(ct, m) zeroed bytes. */
 void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m);
 
-/* x of a key: depends on the key and the shape only, never on m. */
-uint64_t ctable_hash(const ctable *ct, const uint8_t *key);
+static inline uint64_t ctable_low_mask(unsigned n)
+{
+    return n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+}
+
+/* Bijections of the b-bit numbers: xor with a right shift and odd
+ * multiplication modulo 2^b each undo.  Equal keys must give equal homes
+ * and different keys different (home, quotient) pairs; the mixing is
+ * only there to spread homes evenly. */
+static inline uint64_t ctable_mix(uint64_t x, unsigned b)
+{
+    if (b == 64)
+        return word_mix(x);
+    uint64_t mask = ctable_low_mask(b);
+    unsigned s = (b + 1) / 2;
+    x ^= x >> s;
+    x = (x * UINT64_C(0xff51afd7ed558ccd)) & mask;
+    x ^= x >> s;
+    x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & mask;
+    x ^= x >> s;
+    return x;
+}
+
+/* x of a key: depends on the key and the shape only, never on m.  Inline:
+ * it is taken once an edge. */
+static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
+{
+    uint64_t lo = word_load(key) & ctable_low_mask(ct->lo_bits);
+    if (!ct->hi_bits)
+        return ctable_mix(lo, ct->lo_bits);
+    return word_mix(lo ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
+}
 void ctable_prefetch(const ctable *ct, uint64_t x);
 
 /* 1: added with value, 0: there already, CTABLE_FULL: not added, the

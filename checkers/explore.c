@@ -556,24 +556,32 @@ static const nc_count *new_marking(explore_t *ex, const uint8_t *key)
     return ex->m2;
 }
 
-/* 1: new, 0: known, -1: stop (why set when a limit was hit). */
-static int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash,
-                     store_ref parent, uint32_t t, store_ref *to)
+/* After an insertion that added a state or failed: the limits, then
+ * on_state.  1: new, -1: stop (why set when a limit was hit). */
+static int added_or_failed(search *s, int r, const uint8_t *key, store_ref to)
 {
     explore_t *ex = s->ex;
-    int r = store_insert(ex->st, key, len, hash, parent, t, to);
     if (r < 0) {
         s->why = r == STORE_OUT_OF_TIME ? "time limit reached" : "memory budget exhausted";
         return -1;
     }
-    if (r == 1 && ex->opt->max_states && store_count(ex->st) > ex->opt->max_states) {
+    if (ex->opt->max_states && store_count(ex->st) > ex->opt->max_states) {
         s->why = "state limit reached";
         return -1;
     }
-    if (r == 1 && s->v->on_state &&
-        s->v->on_state(s->ctx, store_count(ex->st) - 1, *to, new_marking(ex, key)))
+    if (s->v->on_state &&
+        s->v->on_state(s->ctx, store_count(ex->st) - 1, to, new_marking(ex, key)))
         return -1;
-    return r;
+    return 1;
+}
+
+/* 1: new, 0: known, -1: stop (why set when a limit was hit).  A known
+ * state, the common case, costs the insertion only. */
+static inline int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash,
+                            store_ref parent, uint32_t t, store_ref *to)
+{
+    int r = store_insert(s->ex->st, key, len, hash, parent, t, to);
+    return r == 0 ? 0 : added_or_failed(s, r, key, *to);
 }
 
 static const char *overflow_reason(const explore_t *ex)
