@@ -7,19 +7,16 @@
 #define SPILL ((uint64_t)CTABLE_DIST_MAX + 2)
 #define PAD 16u   /* bit fields are read and written as 9 bytes */
 
+/* Short names for the header's inline lookups. */
+#define FINE CTABLE_FINE
 static inline uint64_t low_mask(unsigned n) { return ctable_low_mask(n); }
-
-/* n <= 64 bits at bit off of p; reads up to 9 bytes from p + off / 8. */
 static inline uint64_t get_bits(const uint8_t *p, size_t off, unsigned n)
 {
-    if (!n)
-        return 0;
-    const uint8_t *b = p + off / 8;
-    unsigned s = (unsigned)(off % 8);
-    uint64_t v = word_load(b) >> s;
-    if (s + n > 64)
-        v |= (uint64_t)b[8] << (64 - s);
-    return v & low_mask(n);
+    return ctable_get_bits(p, off, n);
+}
+static inline uint64_t split(const ctable *ct, uint64_t x, uint64_t *home)
+{
+    return ctable_split(ct, x, home);
 }
 
 /* Writes the low n <= 64 bits of v at bit off of p, keeping the bits
@@ -42,32 +39,6 @@ static inline void put_bits(uint8_t *p, size_t off, uint64_t v, unsigned n)
 static inline unsigned bit_length(uint64_t v)
 {
     return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
-}
-
-/* Homes in key order.  A table has m = c * 2^k home slots, 8 <= c < 16.
- * y, the top k + FINE bits of x, times c is the home in the bits above
- * FINE and a rest r below them; each home gets 2^FINE / c values of y,
- * rounded up or down, so homes are even to 0.4 percent.  The slot keeps
- * r / c, which tells y among its home's values, and the bits of x below
- * y.  Homes never decrease as x grows, whatever the table's size, so a
- * table is rehashed into a bigger one in order, front to back. */
-#define FINE 12u
-
-static inline uint64_t split(const ctable *ct, uint64_t x, uint64_t *home)
-{
-    uint64_t y, z;
-    if (ct->shift >= 0) {
-        y = x >> ct->shift;
-        z = x & low_mask((unsigned)ct->shift);
-    } else {
-        y = x << -ct->shift;
-        z = 0;
-    }
-    uint64_t p = y * ct->c;
-    *home = p >> FINE;
-    /* r / c by a multiplication: exact for r < 2^16 */
-    uint64_t j = ((p & low_mask(FINE)) * ct->inv_c) >> 32;
-    return z << (FINE - 3) | j;
 }
 
 /* y of a home and j = r / c: r is the one value in [c j, c j + c) with
@@ -103,6 +74,8 @@ void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_
     ct->key_bits = key_bits;
     ct->lo_bits = key_bits < 64 ? key_bits : 64;
     ct->hi_bits = key_bits - ct->lo_bits;
+    ct->lo_keep = low_mask(ct->lo_bits);
+    ct->mix_shift = (ct->lo_bits + 1) / 2;
     ct->value_bits = bit_length(max_value);
 }
 
@@ -158,6 +131,7 @@ void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
     ct->c = c;
     ct->inv_c = (UINT64_C(1) << 32) / c + 1;
     ct->shift = shift_for(ct, k);
+    ct->z_mask = ct->shift > 0 ? low_mask((unsigned)ct->shift) : 0;
     ct->q_bits = q_bits_for(ct, ct->m);
     ct->slot_bytes = ctable_slot_bytes(ct, ct->m);
     ct->lo_mask = !ct->hi_bits && ct->q_bits <= 56 ? low_mask(8 + ct->q_bits) : 0;
@@ -165,86 +139,6 @@ void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
     ct->count = 0;
 }
 
-void ctable_prefetch(const ctable *ct, uint64_t x)
-{
-    uint64_t home;
-    (void)split(ct, x, &home);
-    /* a probe reads a few slots on from home, often into the next line */
-    const uint8_t *p = ct->slots + home * ct->slot_bytes;
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + 64);
-}
-
-/* Whether the payload at p holds the key whose verbatim part is hi and
- * whose quotient is q. */
-static inline int same(const ctable *ct, const uint8_t *p, const uint8_t *hi, uint64_t q)
-{
-    if (get_bits(p, ct->hi_bits, ct->q_bits) != q)
-        return 0;
-    if (!ct->hi_bits)
-        return 1;
-    /* word by word: slots are padded and keys have 8 bytes of slack */
-    size_t off = 0;
-    for (; off + 64 <= ct->hi_bits; off += 64)
-        if (word_load(p + off / 8) != word_load(hi + off / 8))
-            return 0;
-    uint64_t diff = word_load(p + off / 8) ^ word_load(hi + off / 8);
-    return (diff & low_mask(ct->hi_bits - (unsigned)off)) == 0;
-}
-
-/* probe for keys of at most 64 bits whose slot begins with a word holding
- * the distance and the whole quotient (ct->lo_mask, set by ctable_attach):
- * one masked comparison a slot. */
-static inline __attribute__((always_inline)) int probe_lo(const ctable *ct, uint64_t home,
-                                                         uint64_t q, uint8_t **at,
-                                                         unsigned *dist)
-{
-    size_t S = ct->slot_bytes;
-    uint8_t *s = ct->slots + home * S;
-    uint64_t mask = ct->lo_mask, want = q << 8;
-    for (unsigned d = 1;; d++, s += S) {
-        uint64_t w = word_load(s);
-        if ((unsigned)(w & 0xff) < d) {
-            *at = s;
-            *dist = d;
-            return 0;
-        }
-        if ((w & mask) == (want | d)) {
-            *at = s;
-            return 1;
-        }
-        if (d == CTABLE_DIST_MAX + 1)
-            return CTABLE_FULL;
-    }
-}
-
-/* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
- * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
- * Forced inline, with probe_lo: as a call it cost about 30 instructions
- * an edge. */
-static inline __attribute__((always_inline)) int probe(const ctable *ct, uint64_t home,
-                                                      const uint8_t *hi, uint64_t q,
-                                                      uint8_t **at, unsigned *dist)
-{
-    if (ct->lo_mask)
-        return probe_lo(ct, home, q, at, dist);
-    size_t S = ct->slot_bytes;
-    uint8_t *s = ct->slots + home * S;
-    for (unsigned d = 1;; d++, s += S) {
-        unsigned sd = s[0];
-        if (sd < d) {
-            *at = s;
-            *dist = d;
-            return 0;
-        }
-        if (sd == d && same(ct, s + 1, hi, q)) {
-            *at = s;
-            return 1;
-        }
-        if (d == CTABLE_DIST_MAX + 1)
-            return CTABLE_FULL;
-    }
-}
 
 /* The payload of an entry at p, which is zero or an old payload's bits
  * of hi: hi may be an old payload itself, its quotient behind it. */
@@ -282,25 +176,26 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
     return 1;
 }
 
+int ctable_put(ctable *ct, const ctable_pos *pos, const uint8_t *key, uint32_t value)
+{
+    return put(ct, pos->at, pos->dist, key + 8, pos->q, value);
+}
+
 int ctable_insert(ctable *ct, const uint8_t *key, uint64_t x, uint32_t value)
 {
-    uint64_t home, q = split(ct, x, &home);
-    uint8_t *at;
-    unsigned d;
-    int r = probe(ct, home, key + 8, q, &at, &d);
+    ctable_pos pos;
+    int r = ctable_locate(ct, key, x, &pos);
     if (r != 0)
         return r == 1 ? 0 : CTABLE_FULL;
-    return put(ct, at, d, key + 8, q, value);
+    return ctable_put(ct, &pos, key, value);
 }
 
 int ctable_find(const ctable *ct, const uint8_t *key, uint64_t x, uint32_t *value)
 {
-    uint64_t home, q = split(ct, x, &home);
-    uint8_t *at;
-    unsigned d;
-    if (probe(ct, home, key + 8, q, &at, &d) != 1)
+    ctable_pos pos;
+    if (ctable_locate(ct, key, x, &pos) != 1)
         return 0;
-    *value = (uint32_t)get_bits(at + 1, (size_t)ct->hi_bits + ct->q_bits, ct->value_bits);
+    *value = (uint32_t)get_bits(pos.at + 1, (size_t)ct->hi_bits + ct->q_bits, ct->value_bits);
     return 1;
 }
 

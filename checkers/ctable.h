@@ -38,10 +38,13 @@ typedef struct ctable {
      * be nonzero; key buffers have 8 bytes of slack behind them */
     size_t key_bytes;
     unsigned key_bits, lo_bits, hi_bits, value_bits;
+    uint64_t lo_keep;      /* the bits of a key's first word that are key */
+    unsigned mix_shift;    /* of the bijection that mixes such bits */
     /* this size: m = c * 2^k home slots */
     uint64_t m;
     uint64_t c, inv_c;     /* 8 <= c < 16; floor(2^32 / c) + 1 */
     int shift;             /* bits of x below the ones that choose the home */
+    uint64_t z_mask;       /* those bits, when shift > 0 */
     unsigned q_bits;       /* of the quotient */
     uint64_t lo_mask;      /* keys of at most 64 bits: a slot's distance and
                             * quotient in its first word, else 0 */
@@ -71,34 +74,174 @@ static inline uint64_t ctable_low_mask(unsigned n)
     return n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
 }
 
-/* Bijections of the b-bit numbers: xor with a right shift and odd
- * multiplication modulo 2^b each undo.  Equal keys must give equal homes
- * and different keys different (home, quotient) pairs; the mixing is
- * only there to spread homes evenly. */
-static inline uint64_t ctable_mix(uint64_t x, unsigned b)
-{
-    if (b == 64)
-        return word_mix(x);
-    uint64_t mask = ctable_low_mask(b);
-    unsigned s = (b + 1) / 2;
-    x ^= x >> s;
-    x = (x * UINT64_C(0xff51afd7ed558ccd)) & mask;
-    x ^= x >> s;
-    x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & mask;
-    x ^= x >> s;
-    return x;
-}
-
 /* x of a key: depends on the key and the shape only, never on m.  Inline:
- * it is taken once an edge. */
+ * it is taken once an edge.  Keys of fewer than 64 bits are mixed by a
+ * bijection of the lo_bits-bit numbers (xor with a right shift and odd
+ * multiplication modulo 2^lo_bits each undo): equal keys must give equal
+ * homes and different keys different (home, quotient) pairs, the mixing
+ * only spreads homes evenly. */
 static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
 {
-    uint64_t lo = word_load(key) & ctable_low_mask(ct->lo_bits);
+    uint64_t x = word_load(key) & ct->lo_keep;
+    if (!ct->hi_bits && ct->lo_bits < 64) {
+        unsigned s = ct->mix_shift;
+        x ^= x >> s;
+        x = (x * UINT64_C(0xff51afd7ed558ccd)) & ct->lo_keep;
+        x ^= x >> s;
+        x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & ct->lo_keep;
+        return x ^ (x >> s);
+    }
     if (!ct->hi_bits)
-        return ctable_mix(lo, ct->lo_bits);
-    return word_mix(lo ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
+        return word_mix(x);
+    return word_mix(x ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
 }
-void ctable_prefetch(const ctable *ct, uint64_t x);
+
+/* ---- lookups, inline: they run once an edge ---- */
+
+/* n <= 64 bits at bit off of p; reads up to 9 bytes from p + off / 8. */
+static inline uint64_t ctable_get_bits(const uint8_t *p, size_t off, unsigned n)
+{
+    if (!n)
+        return 0;
+    const uint8_t *b = p + off / 8;
+    unsigned s = (unsigned)(off % 8);
+    uint64_t v = word_load(b) >> s;
+    if (s + n > 64)
+        v |= (uint64_t)b[8] << (64 - s);
+    return v & ctable_low_mask(n);
+}
+
+/* Homes in key order.  A table has m = c * 2^k home slots, 8 <= c < 16.
+ * y, the top k + CTABLE_FINE bits of x, times c is the home in the bits above
+ * CTABLE_FINE and a rest r below them; each home gets 2^CTABLE_FINE / c values of y,
+ * rounded up or down, so homes are even to 0.4 percent.  The slot keeps
+ * r / c, which tells y among its home's values, and the bits of x below
+ * y.  Homes never decrease as x grows, whatever the table's size, so a
+ * table is rehashed into a bigger one in order, front to back. */
+#define CTABLE_FINE 12u
+
+static inline uint64_t ctable_split(const ctable *ct, uint64_t x, uint64_t *home)
+{
+    uint64_t y, z;
+    if (ct->shift >= 0) {
+        y = x >> ct->shift;
+        z = x & ct->z_mask;
+    } else {
+        y = x << -ct->shift;
+        z = 0;
+    }
+    uint64_t p = y * ct->c;
+    *home = p >> CTABLE_FINE;
+    /* r / c by a multiplication: exact for r < 2^16 */
+    uint64_t j = ((p & ctable_low_mask(CTABLE_FINE)) * ct->inv_c) >> 32;
+    return z << (CTABLE_FINE - 3) | j;
+}
+
+/* Whether the payload at p holds the key whose verbatim part is hi and
+ * whose quotient is q. */
+static inline int ctable_same(const ctable *ct, const uint8_t *p, const uint8_t *hi, uint64_t q)
+{
+    if (ctable_get_bits(p, ct->hi_bits, ct->q_bits) != q)
+        return 0;
+    if (!ct->hi_bits)
+        return 1;
+    /* word by word: slots are padded and keys have 8 bytes of slack */
+    size_t off = 0;
+    for (; off + 64 <= ct->hi_bits; off += 64)
+        if (word_load(p + off / 8) != word_load(hi + off / 8))
+            return 0;
+    uint64_t diff = word_load(p + off / 8) ^ word_load(hi + off / 8);
+    return (diff & ctable_low_mask(ct->hi_bits - (unsigned)off)) == 0;
+}
+
+/* probe for keys of at most 64 bits whose slot begins with a word holding
+ * the distance and the whole quotient (ct->lo_mask, set by ctable_attach):
+ * one masked comparison a slot. */
+static inline __attribute__((always_inline)) int ctable_probe_lo(const ctable *ct, uint64_t home,
+                                                         uint64_t q, uint8_t **at,
+                                                         unsigned *dist)
+{
+    size_t S = ct->slot_bytes;
+    uint8_t *s = ct->slots + home * S;
+    uint64_t mask = ct->lo_mask, want = q << 8;
+    for (unsigned d = 1;; d++, s += S) {
+        uint64_t w = word_load(s);
+        if ((unsigned)(w & 0xff) < d) {
+            *at = s;
+            *dist = d;
+            return 0;
+        }
+        if ((w & mask) == (want | d)) {
+            *at = s;
+            return 1;
+        }
+        if (d == CTABLE_DIST_MAX + 1)
+            return CTABLE_FULL;
+    }
+}
+
+/* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
+ * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
+ * Forced inline, with probe_lo: as a call it cost about 30 instructions
+ * an edge. */
+static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, uint64_t home,
+                                                      const uint8_t *hi, uint64_t q,
+                                                      uint8_t **at, unsigned *dist)
+{
+    if (ct->lo_mask)
+        return ctable_probe_lo(ct, home, q, at, dist);
+    size_t S = ct->slot_bytes;
+    uint8_t *s = ct->slots + home * S;
+    for (unsigned d = 1;; d++, s += S) {
+        unsigned sd = s[0];
+        if (sd < d) {
+            *at = s;
+            *dist = d;
+            return 0;
+        }
+        if (sd == d && ctable_same(ct, s + 1, hi, q)) {
+            *at = s;
+            return 1;
+        }
+        if (d == CTABLE_DIST_MAX + 1)
+            return CTABLE_FULL;
+    }
+}
+
+/* Touches the slots a lookup of x starts with. */
+static inline void ctable_prefetch(const ctable *ct, uint64_t x)
+{
+    uint64_t home;
+    (void)ctable_split(ct, x, &home);
+    /* a probe reads a few slots on from home, often into the next line */
+    const uint8_t *p = ct->slots + home * ct->slot_bytes;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+}
+
+/* Where a key is or would go (ctable_locate), for ctable_put. */
+typedef struct ctable_pos {
+    uint8_t *at;
+    unsigned dist;
+    uint64_t q;
+} ctable_pos;
+
+/* 1: key is there (pos->at its slot), 0: not there (pos says where it
+ * goes), CTABLE_FULL: not there, and the table must grow to take it.
+ * x is ctable_hash(ct, key). */
+static inline __attribute__((always_inline)) int ctable_locate(const ctable *ct,
+                                                              const uint8_t *key, uint64_t x,
+                                                              ctable_pos *pos)
+{
+    uint64_t home;
+    pos->q = ctable_split(ct, x, &home);
+    return ctable_probe(ct, home, key + 8, pos->q, &pos->at, &pos->dist);
+}
+
+/* Adds key where ctable_locate said it goes (0 was returned, and the
+ * table has not changed since): 1, or CTABLE_FULL when the table must
+ * grow first (nothing changed then). */
+int ctable_put(ctable *ct, const ctable_pos *pos, const uint8_t *key, uint32_t value);
 
 /* 1: added with value, 0: there already, CTABLE_FULL: not added, the
  * table must grow first.  x is ctable_hash(ct, key). */

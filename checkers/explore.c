@@ -14,6 +14,7 @@
  * no records, and its slots are prefetched a few steps ahead within
  * stage C instead (PREFETCH_AHEAD). */
 #include "checkers/clock.h"
+#include "checkers/ctable.h"
 #include "checkers/explore.h"
 #include "checkers/keynet.h"
 #include "checkers/placebits.h"
@@ -107,6 +108,7 @@ struct explore {
 
     pending *batch;
     int prefetch_late;    /* slots are prefetched in stage C, not A */
+    const ctable *ct;     /* a compact store's table, for known states */
     uint8_t *bkeys;       /* the keys of a batch */
     size_t bcap;
 
@@ -195,6 +197,7 @@ explore_t *explore_new(const cnet_t *cn, const check_options *opt, unsigned flag
     find_always(ex);
     ex->kn = keynet_new(cn, ex->st);
     ex->prefetch_late = store_is_compact(ex->st);
+    ex->ct = store_table(ex->st);
     return ex;
 }
 
@@ -532,7 +535,7 @@ static size_t fill_batch(explore_t *ex)
         if (!next_step(ex, p, &used) && p->kind == P_OVERFLOW)
             break;
     }
-    for (size_t i = 0; i < nb; i++)
+    for (size_t i = 0; i < nb && !ex->prefetch_late; i++)
         if (ex->batch[i].kind == P_SUCC)
             store_prefetch_record(ex->st, ex->batch[i].hash);
     return nb;
@@ -576,10 +579,16 @@ static int added_or_failed(search *s, int r, const uint8_t *key, store_ref to)
 }
 
 /* 1: new, 0: known, -1: stop (why set when a limit was hit).  A known
- * state, the common case, costs the insertion only. */
+ * state, the common case, costs a lookup only: in a compact table, read
+ * in place. */
 static inline int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash,
                             store_ref parent, uint32_t t, store_ref *to)
 {
+    ctable_pos pos;
+    if (s->ex->ct && ctable_locate(s->ex->ct, key, hash, &pos) == 1) {
+        *to = STORE_NO_REF;
+        return 0;
+    }
     int r = store_insert(s->ex->st, key, len, hash, parent, t, to);
     return r == 0 ? 0 : added_or_failed(s, r, key, *to);
 }
@@ -618,10 +627,10 @@ static int drain_batch(search *s, size_t nb)
     size_t ahead = ex->prefetch_late ? PREFETCH_AHEAD : 0;
     for (size_t i = 0; i < nb && i < ahead; i++)
         if (b[i].kind == P_SUCC)
-            store_prefetch_slot(ex->st, b[i].hash);
+            ctable_prefetch(ex->ct, b[i].hash);
     for (size_t i = 0; i < nb; i++) {
         if (ahead && i + ahead < nb && b[i + ahead].kind == P_SUCC)
-            store_prefetch_slot(ex->st, b[i + ahead].hash);
+            ctable_prefetch(ex->ct, b[i + ahead].hash);
         if (do_step(s, &b[i]) < 0)
             return -1;
     }

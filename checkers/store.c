@@ -1148,42 +1148,55 @@ static int ct_gave_up(const store_t *st)
     return st->declined ? STORE_OUT_OF_TIME : -1;
 }
 
-static int compact_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
-                          uint32_t transition, store_ref *ref)
+/* A key the table does not have (ctable_locate said r at pos): the table
+ * grows first when it is due or r says it must, the key gets its place
+ * in the queue, then in the table. */
+static int compact_add(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                       uint32_t transition, store_ref *ref, int r, ctable_pos *pos)
 {
-    uint32_t seen;
-    *ref = STORE_NO_REF;
-    if (st->ct_broken)
-        return -1;
     if (st->ct.count + 1 > st->ct_grow_at) {
-        if (ctable_find(&st->ct, key, hash, &seen))
-            return 0;
         /* squeeze the table instead */
         if (ct_grow(st) < 0)
             st->ct_grow_at = st->ct_full_at;
+        if (st->ct_broken)   /* a failed move leaves no table */
+            return -1;
         if (st->ct.count + 1 > st->ct_full_at)
             return ct_gave_up(st);
+        r = ctable_locate(&st->ct, key, hash, pos);
     }
     /* a new key must have its place in the queue: a new block is got
      * before the table learns of it */
-    store_ref r;
+    store_ref at;
     if ((!st->nblocks || st->wpos + len > st->block_size - SLACK) &&
-        arena_reserve(st, len, &r) < 0)
+        arena_reserve(st, len, &at) < 0)
         return -1;
-    int added;
-    while ((added = ctable_insert(&st->ct, key, hash, st->ct_values ? transition : 0)) ==
-           CTABLE_FULL)
+    while (r == CTABLE_FULL || ctable_put(&st->ct, pos, key, st->ct_values ? transition : 0) ==
+                                   CTABLE_FULL) {
         if (ct_grow(st) < 0)
-            return ct_gave_up(st);
-    if (!added)
-        return 0;
-    r = ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
-    memcpy(block_of(st, r), key, len);
+            return st->ct_broken ? -1 : ct_gave_up(st);
+        r = ctable_locate(&st->ct, key, hash, pos);
+    }
+    at = ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
+    memcpy(block_of(st, at), key, len);
     st->wpos += len;
     st->record_bytes += len;
     st->count++;
-    *ref = r;
+    *ref = at;
     return 1;
+}
+
+/* A known key, the common case, costs one lookup. */
+static int compact_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                          uint32_t transition, store_ref *ref)
+{
+    *ref = STORE_NO_REF;
+    if (st->ct_broken)
+        return -1;
+    ctable_pos pos;
+    int r = ctable_locate(&st->ct, key, hash, &pos);
+    if (r == 1)
+        return 0;
+    return compact_add(st, key, len, hash, transition, ref, r, &pos);
 }
 
 store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntransitions,
@@ -1206,6 +1219,7 @@ store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntran
 }
 
 int store_is_compact(const store_t *st) { return st->compact; }
+const struct ctable *store_table(const store_t *st) { return st->compact ? &st->ct : NULL; }
 
 uint64_t store_key_hash(const store_t *st, const uint8_t *key, size_t len)
 {

@@ -106,6 +106,12 @@ void store_field(const store_t *st, uint32_t p, unsigned *word, unsigned *shift,
 store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntransitions,
                            size_t budget, store_keep keep);
 int store_is_compact(const store_t *st);
+/* A compact store's table (NULL for other stores), for lookups that
+ * only read (ctable_locate, ctable_prefetch; x is store_key_hash): a
+ * key found there is known, and needs no store_insert.  The pointer
+ * stays valid as the table grows. */
+struct ctable;
+const struct ctable *store_table(const store_t *st);
 /* Frees what only keys before ref needed (compact stores; others keep
  * everything). */
 void store_release(store_t *st, store_ref ref);
