@@ -581,8 +581,10 @@ static int added_or_failed(search *s, int r, const uint8_t *key, store_ref to)
 /* 1: new, 0: known, -1: stop (why set when a limit was hit).  A known
  * state, the common case, costs a lookup only: in a compact table, read
  * in place. */
-static inline int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash,
-                            store_ref parent, uint32_t t, store_ref *to)
+static inline __attribute__((always_inline)) int add_state(search *s, const uint8_t *key,
+                                                          size_t len, uint64_t hash,
+                                                          store_ref parent, uint32_t t,
+                                                          store_ref *to)
 {
     ctable_pos pos;
     if (s->ex->ct && ctable_locate(s->ex->ct, key, hash, &pos) == 1) {
