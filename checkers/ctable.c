@@ -145,11 +145,18 @@ void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
 static inline void write_entry(ctable *ct, uint8_t *p, const uint8_t *hi, uint64_t q,
                                uint32_t value)
 {
-    size_t whole = ct->hi_bits / 8;
-    unsigned part = ct->hi_bits % 8;
-    memcpy(p, hi, whole);
-    if (part)
-        p[whole] = (uint8_t)(hi[whole] & low_mask(part));
+    /* the verbatim bits: up to a word's worth as one word, the bits
+     * around them kept (slots and keys have slack behind them) */
+    if (ct->hi_bits && ct->hi_bits <= 64) {
+        uint64_t mask = low_mask(ct->hi_bits);
+        word_store(p, (word_load(p) & ~mask) | (word_load(hi) & mask));
+    } else if (ct->hi_bits) {
+        size_t whole = ct->hi_bits / 8;
+        unsigned part = ct->hi_bits % 8;
+        memcpy(p, hi, whole);
+        if (part)
+            p[whole] = (uint8_t)(hi[whole] & low_mask(part));
+    }
     put_bits(p, ct->hi_bits, q, ct->q_bits);
     put_bits(p, (size_t)ct->hi_bits + ct->q_bits, value, ct->value_bits);
     ct->count++;
