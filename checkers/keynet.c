@@ -13,6 +13,24 @@ static void add_field(keynet_field *f, uint32_t *n, unsigned word, unsigned shif
     ++*n;
 }
 
+/* Puts "the field (word, shift, max) is at least weight" into g; 0 when
+ * it has no guard bit free in g, or weight does not fit. */
+static int add_to_group(keynet_group *g, unsigned word, unsigned shift, uint64_t max,
+                        uint64_t weight)
+{
+    unsigned top = shift + 64u - (unsigned)__builtin_clzll(max);
+    if (top >= 64 || weight > max || (g->guards && g->word != word))
+        return 0;
+    uint64_t bits = max << shift, guard = UINT64_C(1) << top;
+    if ((g->fields | g->guards) & (bits | guard))
+        return 0;
+    g->word = word;
+    g->fields |= bits;
+    g->guards |= guard;
+    g->add += weight << shift;
+    return 1;
+}
+
 /* delta * 2^(64 word + shift) added to acc modulo 2^128; |delta| fits
  * the field, so the shifted value fits 64 bits and a sign. */
 static void add_delta(uint64_t acc[2], unsigned word, unsigned shift, int64_t delta)
@@ -49,7 +67,7 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
         store_field(st, cn->need_place[i], &word, &shift, &max);
         if (max == 1 && cn->need_weight[i] == 1)
             tr->need[word] |= UINT64_C(1) << shift;
-        else
+        else if (!max || !add_to_group(&tr->wide, word, shift, max, cn->need_weight[i]))
             add_field(kn->need_fields, nneed, word, shift, max, cn->need_weight[i]);
     }
     tr->need_to = *nneed;

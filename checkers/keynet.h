@@ -32,8 +32,21 @@ typedef struct keynet_field {
     uint64_t mask, value;
 } keynet_field;
 
+/* The wider fields a transition needs, as many as fit, are compared at
+ * once: the bit above each such field is free (no field of the group
+ * holds it) and serves as its guard.  ((word & fields) | guards) - add
+ * keeps a guard set exactly when its field is at least its part of add:
+ * a field below its part borrows from its own guard and no further.  A
+ * field with no free bit above it, or that does not fit, is compared
+ * alone (need_fields). */
+typedef struct keynet_group {
+    uint64_t fields, guards, add;
+    unsigned word;
+} keynet_group;
+
 typedef struct keynet_trans {
     uint64_t need[2];          /* one-bit fields that must be 1 */
+    keynet_group wide;         /* wider fields it needs */
     uint64_t full[2];          /* one-bit fields that must be 0 to fire */
     uint64_t delta[2];         /* the firing's constant, modulo 2^128 */
     uint32_t need_from, need_to;   /* other fields it needs: need_fields */
@@ -96,6 +109,13 @@ static inline int keynet_enabled_in(const keynet_t *kn, uint32_t t, const uint64
     const keynet_trans *tr = &kn->tr[t];
     if (((k[0] & tr->need[0]) ^ tr->need[0]) | ((k[1] & tr->need[1]) ^ tr->need[1]))
         return 0;
+    if (tr->wide.guards) {
+        uint64_t wide = (k[tr->wide.word] & tr->wide.fields) | tr->wide.guards;
+        if (((wide - tr->wide.add) & tr->wide.guards) != tr->wide.guards)
+            return 0;
+    }
+    if (tr->need_from == tr->need_to)
+        return 1;
     return keynet_fields_hold(kn->need_fields, tr->need_from, tr->need_to, k, 1);
 }
 
