@@ -13,8 +13,8 @@ static void add_field(keynet_field *f, uint32_t *n, unsigned word, unsigned shif
     ++*n;
 }
 
-/* Puts "the field (word, shift, max) is at least weight" into g; 0 when
- * it has no guard bit free in g, or weight does not fit. */
+/* Puts the field (word, shift, max) with its part of add into g; 0 when
+ * it has no guard bit free in g, or the part does not fit. */
 static int add_to_group(keynet_group *g, unsigned word, unsigned shift, uint64_t max,
                         uint64_t weight)
 {
@@ -86,7 +86,7 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
             continue;   /* never enabled: it needs more than the field holds */
         if (d > 0 && max == 1)
             tr->full[word] |= UINT64_C(1) << shift;
-        else if (d > 0)
+        else if (d > 0 && !add_to_group(&tr->grows, word, shift, max, (uint64_t)d))
             add_field(kn->full_fields, nfull, word, shift, max, max - (uint64_t)d);
         add_delta(tr->delta, word, shift, d);
     }

@@ -38,7 +38,9 @@ typedef struct keynet_field {
  * keeps a guard set exactly when its field is at least its part of add:
  * a field below its part borrows from its own guard and no further.  A
  * field with no free bit above it, or that does not fit, is compared
- * alone (need_fields). */
+ * alone (need_fields).  The same group tells whether firing passes a
+ * field's largest count: (word & fields) + add carries into the guard of
+ * exactly those fields, add holding what the firing adds. */
 typedef struct keynet_group {
     uint64_t fields, guards, add;
     unsigned word;
@@ -47,6 +49,7 @@ typedef struct keynet_group {
 typedef struct keynet_trans {
     uint64_t need[2];          /* one-bit fields that must be 1 */
     keynet_group wide;         /* wider fields it needs */
+    keynet_group grows;        /* wider fields it adds to */
     uint64_t full[2];          /* one-bit fields that must be 0 to fire */
     uint64_t delta[2];         /* the firing's constant, modulo 2^128 */
     uint32_t need_from, need_to;   /* other fields it needs: need_fields */
@@ -128,6 +131,8 @@ static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2
 {
     const keynet_trans *tr = &kn->tr[t];
     if (tr->overflows || (k[0] & tr->full[0]) | (k[1] & tr->full[1]) ||
+        (tr->grows.guards &&
+         (((k[tr->grows.word] & tr->grows.fields) + tr->grows.add) & tr->grows.guards)) ||
         !keynet_fields_hold(kn->full_fields, tr->full_from, tr->full_to, k, 0))
         return 0;
     uint64_t lo = k[0] + tr->delta[0];
