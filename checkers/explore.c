@@ -510,7 +510,8 @@ static int next_step(explore_t *ex, pending *p, size_t *used)
         return 0;
     }
     p->kind = P_SUCC;
-    p->hash = store_key_hash(ex->st, ex->bkeys + *used, p->len);
+    p->hash = ex->ct ? ctable_hash(ex->ct, ex->bkeys + *used)
+                     : store_key_hash(ex->st, ex->bkeys + *used, p->len);
     if (!ex->prefetch_late)
         store_prefetch_slot(ex->st, p->hash);
     *used += p->len;
