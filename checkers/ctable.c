@@ -214,6 +214,15 @@ typedef struct moving {
     const uint8_t *hi;
 } moving;
 
+/* Tables whose slots fit a word with no verbatim key bits (keys of at
+ * most 64 bits, slots of at most 8 bytes) move a slot as one word, not
+ * field by field: the word written past a slot's end is zero, and lands
+ * on slots not written yet, which are zero too. */
+static int word_slots(const ctable *ct)
+{
+    return !ct->hi_bits && ct->slot_bytes <= 8;
+}
+
 static int place_group(ctable *to, ctable_mover *mv, moving *g, unsigned n)
 {
     for (unsigned i = 1; i < n; i++)
@@ -223,71 +232,43 @@ static int place_group(ctable *to, ctable_mover *mv, moving *g, unsigned n)
             g[j - 1] = t;
         }
     size_t S = to->slot_bytes;
+    int words = word_slots(to);
     for (unsigned i = 0; i < n; i++) {
         uint64_t home, q = split(to, g[i].x, &home);
         uint64_t at = home > mv->to_pos ? home : mv->to_pos;
         if (at - home > CTABLE_DIST_MAX)
             return CTABLE_FULL;
         uint8_t *s = to->slots + at * S;
-        s[0] = (uint8_t)(at - home + 1);
-        write_entry(to, s + 1, g[i].hi, q, g[i].value);
-        mv->to_pos = at + 1;
-    }
-    return 0;
-}
-
-/* Moves of tables whose slots fit a word with no verbatim key bits (keys
- * of at most 64 bits, slots of at most 8 bytes): a slot is read and
- * written as one word.  The word written past a slot's end is zero and
- * lands on slots not written yet, which are zero too. */
-static int word_slots(const ctable *ct)
-{
-    return !ct->hi_bits && ct->slot_bytes <= 8;
-}
-
-typedef struct moving_word {
-    uint64_t x;
-    uint64_t value;
-} moving_word;
-
-static int place_words(ctable *to, ctable_mover *mv, moving_word *g, unsigned n)
-{
-    for (unsigned i = 1; i < n; i++)
-        for (unsigned j = i; j > 0 && g[j - 1].x > g[j].x; j--) {
-            moving_word t = g[j];
-            g[j] = g[j - 1];
-            g[j - 1] = t;
+        if (words) {
+            word_store(s, (at - home + 1) | q << 8 | (uint64_t)g[i].value << (8 + to->q_bits));
+            to->count++;
+        } else {
+            s[0] = (uint8_t)(at - home + 1);
+            write_entry(to, s + 1, g[i].hi, q, g[i].value);
         }
-    size_t S = to->slot_bytes;
-    unsigned value_at = 8 + to->q_bits;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t home, q = split(to, g[i].x, &home);
-        uint64_t at = home > mv->to_pos ? home : mv->to_pos;
-        if (at - home > CTABLE_DIST_MAX)
-            return CTABLE_FULL;
-        word_store(to->slots + at * S, (at - home + 1) | q << 8 | g[i].value << value_at);
         mv->to_pos = at + 1;
     }
-    to->count += n;
     return 0;
 }
 
-static int move_words(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps)
+int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps)
 {
     size_t S = from->slot_bytes;
     uint64_t end = from->m + SPILL, i = mv->from_pos;
     uint64_t stop = steps < end - i ? i + steps : end;
+    int words = word_slots(from) && word_slots(to);
     uint64_t q_mask = low_mask(from->q_bits), value_mask = low_mask(from->value_bits);
     unsigned value_at = 8 + from->q_bits;
-    moving_word group[CTABLE_DIST_MAX + 2];
+    moving group[CTABLE_DIST_MAX + 2];
     unsigned n = 0;
     uint64_t group_home = 0;
     for (; i < end; i++) {
-        uint64_t w = word_load(from->slots + i * S);
+        const uint8_t *s = from->slots + i * S;
+        uint64_t w = words ? word_load(s) : s[0];
         unsigned d = (unsigned)(w & 0xff);
         uint64_t home = d ? i - (d - 1u) : UINT64_MAX;
         if (n && home != group_home) {
-            if (place_words(to, mv, group, n) < 0)
+            if (place_group(to, mv, group, n) < 0)
                 return CTABLE_FULL;
             n = 0;
         }
@@ -296,42 +277,14 @@ static int move_words(ctable *to, const ctable *from, ctable_mover *mv, uint64_t
         if (!d)
             continue;
         group_home = home;
-        group[n].x = unsplit(from, home, (w >> 8) & q_mask);
-        group[n].value = (w >> value_at) & value_mask;
-        n++;
-    }
-    if (n && place_words(to, mv, group, n) < 0)
-        return CTABLE_FULL;
-    mv->from_pos = i;
-    return i == end;
-}
-
-int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps)
-{
-    if (word_slots(from) && word_slots(to))
-        return move_words(to, from, mv, steps);
-    size_t S = from->slot_bytes;
-    uint64_t end = from->m + SPILL, i = mv->from_pos;
-    uint64_t stop = steps < end - i ? i + steps : end;
-    moving group[CTABLE_DIST_MAX + 2];
-    unsigned n = 0;
-    uint64_t group_home = 0;
-    for (; i < end; i++) {
-        const uint8_t *s = from->slots + i * S;
-        uint64_t home = s[0] ? i - (s[0] - 1u) : UINT64_MAX;
-        if (n && home != group_home) {
-            if (place_group(to, mv, group, n) < 0)
-                return CTABLE_FULL;
-            n = 0;
+        if (words) {
+            group[n].x = unsplit(from, home, (w >> 8) & q_mask);
+            group[n].value = (uint32_t)((w >> value_at) & value_mask);
+        } else {
+            group[n].x = unsplit(from, home, get_bits(s + 1, from->hi_bits, from->q_bits));
+            group[n].value = (uint32_t)get_bits(s + 1, (size_t)from->hi_bits + from->q_bits,
+                                                from->value_bits);
         }
-        if (!n && i >= stop)   /* groups are never cut */
-            break;
-        if (!s[0])
-            continue;
-        group_home = home;
-        group[n].x = unsplit(from, home, get_bits(s + 1, from->hi_bits, from->q_bits));
-        group[n].value =
-            (uint32_t)get_bits(s + 1, (size_t)from->hi_bits + from->q_bits, from->value_bits);
         group[n].hi = s + 1;
         n++;
     }
