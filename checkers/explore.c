@@ -12,7 +12,9 @@
  * use (stage C).  Keys depend only on the expanded state, never on the
  * store, so batching changes nothing but the speed.  A compact store has
  * no records, and its slots are prefetched a few steps ahead within
- * stage C instead (PREFETCH_AHEAD). */
+ * stage C instead (PREFETCH_AHEAD); a successor already in its table is
+ * found there in place, with no call into the store.  Keys of one or two
+ * words are expanded without decoding a marking (keynet.h). */
 #include "checkers/clock.h"
 #include "checkers/ctable.h"
 #include "checkers/explore.h"
@@ -107,8 +109,9 @@ struct explore {
     size_t root_len;
 
     pending *batch;
-    int prefetch_late;    /* slots are prefetched in stage C, not A */
-    const ctable *ct;     /* a compact store's table, for known states */
+    /* a compact store's table: known states are found in it, and its
+     * slots are prefetched in stage C, not A */
+    const ctable *ct;
     uint8_t *bkeys;       /* the keys of a batch */
     size_t bcap;
 
@@ -196,7 +199,6 @@ explore_t *explore_new(const cnet_t *cn, const check_options *opt, unsigned flag
     }
     find_always(ex);
     ex->kn = keynet_new(cn, ex->st);
-    ex->prefetch_late = store_is_compact(ex->st);
     ex->ct = store_table(ex->st);
     return ex;
 }
@@ -512,7 +514,7 @@ static int next_step(explore_t *ex, pending *p, size_t *used)
     p->kind = P_SUCC;
     p->hash = ex->ct ? ctable_hash(ex->ct, ex->bkeys + *used)
                      : store_key_hash(ex->st, ex->bkeys + *used, p->len);
-    if (!ex->prefetch_late)
+    if (!ex->ct)
         store_prefetch_slot(ex->st, p->hash);
     *used += p->len;
     return 1;
@@ -536,7 +538,7 @@ static size_t fill_batch(explore_t *ex)
         if (!next_step(ex, p, &used) && p->kind == P_OVERFLOW)
             break;
     }
-    for (size_t i = 0; i < nb && !ex->prefetch_late; i++)
+    for (size_t i = 0; i < nb && !ex->ct; i++)
         if (ex->batch[i].kind == P_SUCC)
             store_prefetch_record(ex->st, ex->batch[i].hash);
     return nb;
@@ -598,8 +600,9 @@ static inline __attribute__((always_inline)) int add_state(search *s, const uint
 
 static const char *overflow_reason(const explore_t *ex)
 {
-    return store_bound_broken(ex->st) || ex->bound_broken ? "internal error: a proven place bound was exceeded"
-                                      : "token count overflow";
+    return store_bound_broken(ex->st) || ex->bound_broken
+               ? "internal error: a proven place bound was exceeded"
+               : "token count overflow";
 }
 
 /* 0 to go on, -1 to stop. */
@@ -627,7 +630,7 @@ static int drain_batch(search *s, size_t nb)
 {
     explore_t *ex = s->ex;
     const pending *b = ex->batch;
-    size_t ahead = ex->prefetch_late ? PREFETCH_AHEAD : 0;
+    size_t ahead = ex->ct ? PREFETCH_AHEAD : 0;
     for (size_t i = 0; i < nb && i < ahead; i++)
         if (b[i].kind == P_SUCC)
             ctable_prefetch(ex->ct, b[i].hash);
