@@ -7,18 +7,6 @@
 #define SPILL ((uint64_t)CTABLE_DIST_MAX + 2)
 #define PAD 16u   /* bit fields are read and written as 9 bytes */
 
-/* Short names for the header's inline lookups. */
-#define FINE CTABLE_FINE
-static inline uint64_t low_mask(unsigned n) { return ctable_low_mask(n); }
-static inline uint64_t get_bits(const uint8_t *p, size_t off, unsigned n)
-{
-    return ctable_get_bits(p, off, n);
-}
-static inline uint64_t split(const ctable *ct, uint64_t x, uint64_t *home)
-{
-    return ctable_split(ct, x, home);
-}
-
 /* Writes the low n <= 64 bits of v at bit off of p, keeping the bits
  * around them. */
 static inline void put_bits(uint8_t *p, size_t off, uint64_t v, unsigned n)
@@ -27,11 +15,11 @@ static inline void put_bits(uint8_t *p, size_t off, uint64_t v, unsigned n)
         return;
     uint8_t *b = p + off / 8;
     unsigned s = (unsigned)(off % 8);
-    uint64_t mask = low_mask(n);
+    uint64_t mask = ctable_low_mask(n);
     v &= mask;
     word_store(b, (word_load(b) & ~(mask << s)) | (v << s));
     if (s + n > 64) {
-        uint8_t high = (uint8_t)low_mask(s + n - 64);
+        uint8_t high = (uint8_t)ctable_low_mask(s + n - 64);
         b[8] = (uint8_t)((b[8] & ~high) | ((v >> (64 - s)) & high));
     }
 }
@@ -42,18 +30,18 @@ static inline unsigned bit_length(uint64_t v)
 }
 
 /* y of a home and j = r / c: r is the one value in [c j, c j + c) with
- * home * 2^FINE + r divisible by c.  Inlined for each c, whose divisions
+ * home * 2^CTABLE_FINE + r divisible by c.  Inlined for each c, whose divisions
  * then become multiplications: a division costs as much as the rest of a
  * move. */
 static inline __attribute__((always_inline)) uint64_t y_of(uint64_t home, uint64_t j, uint64_t c)
 {
-    uint64_t r = c * j + (c - (home % c) * ((UINT64_C(1) << FINE) % c) % c) % c;
-    return ((home << FINE) + r) / c;
+    uint64_t r = c * j + (c - (home % c) * ((UINT64_C(1) << CTABLE_FINE) % c) % c) % c;
+    return ((home << CTABLE_FINE) + r) / c;
 }
 
 static inline uint64_t unsplit(const ctable *ct, uint64_t home, uint64_t q)
 {
-    uint64_t j = q & low_mask(FINE - 3), z = q >> (FINE - 3), y;
+    uint64_t j = q & ctable_low_mask(CTABLE_FINE - 3), z = q >> (CTABLE_FINE - 3), y;
     switch (ct->c) {
     case 8: y = y_of(home, j, 8); break;
     case 9: y = y_of(home, j, 9); break;
@@ -74,7 +62,7 @@ void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_
     ct->key_bits = key_bits;
     ct->lo_bits = key_bits < 64 ? key_bits : 64;
     ct->hi_bits = key_bits - ct->lo_bits;
-    ct->lo_keep = low_mask(ct->lo_bits);
+    ct->lo_keep = ctable_low_mask(ct->lo_bits);
     ct->mix_shift = (ct->lo_bits + 1) / 2;
     ct->value_bits = bit_length(max_value);
 }
@@ -98,7 +86,7 @@ uint64_t ctable_size(uint64_t m, unsigned *c, unsigned *k)
 
 static int shift_for(const ctable *ct, unsigned k)
 {
-    return (int)ct->lo_bits - (int)k - (int)FINE;
+    return (int)ct->lo_bits - (int)k - (int)CTABLE_FINE;
 }
 
 static unsigned q_bits_for(const ctable *ct, uint64_t m)
@@ -106,7 +94,7 @@ static unsigned q_bits_for(const ctable *ct, uint64_t m)
     unsigned k;
     (void)ctable_size(m, NULL, &k);
     int s = shift_for(ct, k);
-    return (s > 0 ? (unsigned)s : 0u) + FINE - 3;
+    return (s > 0 ? (unsigned)s : 0u) + CTABLE_FINE - 3;
 }
 
 size_t ctable_slot_bytes(const ctable *shape, uint64_t m)
@@ -131,10 +119,10 @@ void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
     ct->c = c;
     ct->inv_c = (UINT64_C(1) << 32) / c + 1;
     ct->shift = shift_for(ct, k);
-    ct->z_mask = ct->shift > 0 ? low_mask((unsigned)ct->shift) : 0;
+    ct->z_mask = ct->shift > 0 ? ctable_low_mask((unsigned)ct->shift) : 0;
     ct->q_bits = q_bits_for(ct, ct->m);
     ct->slot_bytes = ctable_slot_bytes(ct, ct->m);
-    ct->lo_mask = !ct->hi_bits && ct->q_bits <= 56 ? low_mask(8 + ct->q_bits) : 0;
+    ct->lo_mask = !ct->hi_bits && ct->q_bits <= 56 ? ctable_low_mask(8 + ct->q_bits) : 0;
     ct->slots = mem;
     ct->count = 0;
 }
@@ -148,14 +136,14 @@ static inline void write_entry(ctable *ct, uint8_t *p, const uint8_t *hi, uint64
     /* the verbatim bits: up to a word's worth as one word, the bits
      * around them kept (slots and keys have slack behind them) */
     if (ct->hi_bits && ct->hi_bits <= 64) {
-        uint64_t mask = low_mask(ct->hi_bits);
+        uint64_t mask = ctable_low_mask(ct->hi_bits);
         word_store(p, (word_load(p) & ~mask) | (word_load(hi) & mask));
     } else if (ct->hi_bits) {
         size_t whole = ct->hi_bits / 8;
         unsigned part = ct->hi_bits % 8;
         memcpy(p, hi, whole);
         if (part)
-            p[whole] = (uint8_t)(hi[whole] & low_mask(part));
+            p[whole] = (uint8_t)(hi[whole] & ctable_low_mask(part));
     }
     put_bits(p, ct->hi_bits, q, ct->q_bits);
     put_bits(p, (size_t)ct->hi_bits + ct->q_bits, value, ct->value_bits);
@@ -202,7 +190,8 @@ int ctable_find(const ctable *ct, const uint8_t *key, uint64_t x, uint32_t *valu
     ctable_pos pos;
     if (ctable_locate(ct, key, x, &pos) != 1)
         return 0;
-    *value = (uint32_t)get_bits(pos.at + 1, (size_t)ct->hi_bits + ct->q_bits, ct->value_bits);
+    *value = (uint32_t)ctable_get_bits(pos.at + 1, (size_t)ct->hi_bits + ct->q_bits,
+                                       ct->value_bits);
     return 1;
 }
 
@@ -234,7 +223,7 @@ static int place_group(ctable *to, ctable_mover *mv, moving *g, unsigned n)
     size_t S = to->slot_bytes;
     int words = word_slots(to);
     for (unsigned i = 0; i < n; i++) {
-        uint64_t home, q = split(to, g[i].x, &home);
+        uint64_t home, q = ctable_split(to, g[i].x, &home);
         uint64_t at = home > mv->to_pos ? home : mv->to_pos;
         if (at - home > CTABLE_DIST_MAX)
             return CTABLE_FULL;
@@ -257,7 +246,7 @@ int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps
     uint64_t end = from->m + SPILL, i = mv->from_pos;
     uint64_t stop = steps < end - i ? i + steps : end;
     int words = word_slots(from) && word_slots(to);
-    uint64_t q_mask = low_mask(from->q_bits), value_mask = low_mask(from->value_bits);
+    uint64_t q_mask = ctable_low_mask(from->q_bits), value_mask = ctable_low_mask(from->value_bits);
     unsigned value_at = 8 + from->q_bits;
     moving group[CTABLE_DIST_MAX + 2];
     unsigned n = 0;
@@ -281,8 +270,8 @@ int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps
             group[n].x = unsplit(from, home, (w >> 8) & q_mask);
             group[n].value = (uint32_t)((w >> value_at) & value_mask);
         } else {
-            group[n].x = unsplit(from, home, get_bits(s + 1, from->hi_bits, from->q_bits));
-            group[n].value = (uint32_t)get_bits(s + 1, (size_t)from->hi_bits + from->q_bits,
+            group[n].x = unsplit(from, home, ctable_get_bits(s + 1, from->hi_bits, from->q_bits));
+            group[n].value = (uint32_t)ctable_get_bits(s + 1, (size_t)from->hi_bits + from->q_bits,
                                                 from->value_bits);
         }
         group[n].hi = s + 1;

@@ -118,6 +118,9 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
     }
     for (unsigned b = 0; b < 128; b++)
         kn->owner[b] = UINT32_MAX;
+    /* the key's last word: only the bits up to its last field's end are
+     * key (bytes behind a key in the queue belong to the next one) */
+    unsigned top = 0;
     for (uint32_t p = 0; p < P; p++) {
         unsigned word, shift;
         uint64_t max;
@@ -125,19 +128,11 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
         if (!max)
             continue;
         kn->field_mask[p] = max << shift;
-        for (unsigned b = 0; b < 64 && (max >> b); b++)
+        unsigned width = 64u - (unsigned)__builtin_clzll(max);
+        for (unsigned b = 0; b < width; b++)
             kn->owner[64 * word + shift + b] = p;
-    }
-    /* the key's last word keeps only its bytes (store.c's plast_mask) */
-    unsigned top = 0;
-    for (uint32_t p = 0; p < P; p++) {
-        unsigned word, shift;
-        uint64_t max;
-        store_field(st, p, &word, &shift, &max);
-        if (max && word + 1 == words) {
-            unsigned end = shift + (unsigned)(64 - __builtin_clzll(max));
-            top = end > top ? end : top;
-        }
+        if (word + 1 == words && shift + width > top)
+            top = shift + width;
     }
     kn->last_mask = top >= 64 ? UINT64_MAX : (UINT64_C(1) << top) - 1;
     uint32_t nneed = 0, nfull = 0;

@@ -8,7 +8,8 @@
  * borrow can cross a field, so the successor is the key plus that
  * constant modulo 2^128, and the words between fields stay zero.
  * Enabling tests the fields t needs: one masked comparison covers every
- * one-bit field with weight 1, the few others are compared one by one.
+ * one-bit field with weight 1, one subtraction the wider ones that have
+ * a free guard bit (keynet_group), and the rest are compared one by one.
  * A count that would leave its field (a place bound that did not hold)
  * is tested the same way before a firing, so that it ends the search
  * instead of corrupting a neighbour.
@@ -20,10 +21,10 @@
 #define MCK_KEYNET_H
 
 #include "checkers/store.h"
+#include "checkers/words.h"
 #include "netconv.h"
 
 #include <stdint.h>
-#include <string.h>
 
 /* A field compared with a constant: ((word >> shift) & mask) against
  * value (enabling: >= value; overflow: > value). */
@@ -80,20 +81,13 @@ void keynet_free(keynet_t *kn);
 /* The key's words (bytes past its end are ignored). */
 static inline void keynet_load(const keynet_t *kn, const uint8_t *key, uint64_t k[2])
 {
-    uint64_t w0, w1 = 0;
-    memcpy(&w0, key, 8);
-    if (kn->words == 2)
-        memcpy(&w1, key + 8, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w0 = __builtin_bswap64(w0);
-    w1 = __builtin_bswap64(w1);
-#endif
-    if (kn->words == 2)
-        w1 &= kn->last_mask;
-    else
-        w0 &= kn->last_mask;
-    k[0] = w0;
-    k[1] = w1;
+    if (kn->words == 2) {
+        k[0] = word_load(key);
+        k[1] = word_load(key + 8) & kn->last_mask;
+    } else {
+        k[0] = word_load(key) & kn->last_mask;
+        k[1] = 0;
+    }
 }
 
 static inline int keynet_fields_hold(const keynet_field *f, uint32_t from, uint32_t to,
@@ -144,13 +138,8 @@ static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2
 /* s as key bytes (16 bytes are written; the key is the first ones). */
 static inline void keynet_store(uint8_t *key, const uint64_t s[2])
 {
-    uint64_t w0 = s[0], w1 = s[1];
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w0 = __builtin_bswap64(w0);
-    w1 = __builtin_bswap64(w1);
-#endif
-    memcpy(key, &w0, 8);
-    memcpy(key + 8, &w1, 8);
+    word_store(key, s[0]);
+    word_store(key + 8, s[1]);
 }
 
 #endif
