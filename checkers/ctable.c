@@ -120,6 +120,8 @@ void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
     ct->inv_c = (UINT64_C(1) << 32) / c + 1;
     ct->shift = shift_for(ct, k);
     ct->z_mask = ct->shift > 0 ? ctable_low_mask((unsigned)ct->shift) : 0;
+    ct->y_right = ct->shift > 0 ? (unsigned)ct->shift : 0;
+    ct->y_left = ct->shift < 0 ? (unsigned)-ct->shift : 0;
     ct->q_bits = q_bits_for(ct, ct->m);
     ct->slot_bytes = ctable_slot_bytes(ct, ct->m);
     ct->lo_mask = !ct->hi_bits && ct->q_bits <= 56 ? ctable_low_mask(8 + ct->q_bits) : 0;
@@ -150,6 +152,15 @@ static inline void write_entry(ctable *ct, uint8_t *p, const uint8_t *hi, uint64
     ct->count++;
 }
 
+/* Tables whose slots fit a word with no verbatim key bits (keys of at
+ * most 64 bits, slots of at most 8 bytes) move a slot as one word, not
+ * field by field: the word written past a slot's end is zero, and lands
+ * on slots not written yet, which are zero too. */
+static int word_slots(const ctable *ct)
+{
+    return !ct->hi_bits && ct->slot_bytes <= 8;
+}
+
 /* Puts the key (hi, q) at s, distance d, shifting the cluster from s on
  * one slot further; CTABLE_FULL when that would carry an entry past the
  * cap (nothing changed then). */
@@ -164,7 +175,16 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
         memmove(s + S, s, (size_t)(e - s));
         for (uint8_t *t = s + S; t <= e; t += S)
             t[0]++;
-        memset(s + 1, 0, S - 1);
+        if (!word_slots(ct))
+            memset(s + 1, 0, S - 1);
+    }
+    if (word_slots(ct)) {
+        /* the slot as one word, the bytes behind it (the next slot's)
+         * kept */
+        uint64_t keep = S == 8 ? 0 : ~UINT64_C(0) << (8 * S);
+        word_store(s, (word_load(s) & keep) | d | q << 8 | (uint64_t)value << (8 + ct->q_bits));
+        ct->count++;
+        return 1;
     }
     s[0] = (uint8_t)d;
     write_entry(ct, s + 1, hi, q, value);
@@ -202,15 +222,6 @@ typedef struct moving {
     uint32_t value;
     const uint8_t *hi;
 } moving;
-
-/* Tables whose slots fit a word with no verbatim key bits (keys of at
- * most 64 bits, slots of at most 8 bytes) move a slot as one word, not
- * field by field: the word written past a slot's end is zero, and lands
- * on slots not written yet, which are zero too. */
-static int word_slots(const ctable *ct)
-{
-    return !ct->hi_bits && ct->slot_bytes <= 8;
-}
 
 static int place_group(ctable *to, ctable_mover *mv, moving *g, unsigned n)
 {

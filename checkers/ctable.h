@@ -45,6 +45,7 @@ typedef struct ctable {
     uint64_t c, inv_c;     /* 8 <= c < 16; floor(2^32 / c) + 1 */
     int shift;             /* bits of x below the ones that choose the home */
     uint64_t z_mask;       /* those bits, when shift > 0 */
+    unsigned y_right, y_left;  /* y is x >> shift: shifted right, then left */
     unsigned q_bits;       /* of the quotient */
     uint64_t lo_mask;      /* keys of at most 64 bits: a slot's distance and
                             * quotient in its first word, else 0 */
@@ -122,14 +123,8 @@ static inline uint64_t ctable_get_bits(const uint8_t *p, size_t off, unsigned n)
 
 static inline uint64_t ctable_split(const ctable *ct, uint64_t x, uint64_t *home)
 {
-    uint64_t y, z;
-    if (ct->shift >= 0) {
-        y = x >> ct->shift;
-        z = x & ct->z_mask;
-    } else {
-        y = x << -ct->shift;
-        z = 0;
-    }
+    /* no branch on the shift's sign: one of the two shifts is by 0 */
+    uint64_t y = x >> ct->y_right << ct->y_left, z = x & ct->z_mask;
     uint64_t p = y * ct->c;
     *home = p >> CTABLE_FINE;
     /* r / c by a multiplication: exact for r < 2^16 */
@@ -154,6 +149,21 @@ static inline int ctable_same(const ctable *ct, const uint8_t *p, const uint8_t 
     return (diff & ctable_low_mask(ct->hi_bits - (unsigned)off)) == 0;
 }
 
+/* A probe that reached slot s at distance d, nearer its home than the
+ * key would be: the key is not there, and goes to s unless that passes
+ * the cap.  The cap is tested here, not a slot: a slot's distance is at
+ * most CTABLE_DIST_MAX + 1, so every probe ends by d = CTABLE_DIST_MAX + 2,
+ * within the spill slots. */
+static inline __attribute__((always_inline)) int ctable_probe_end(uint8_t *s, unsigned d,
+                                                                 uint8_t **at, unsigned *dist)
+{
+    if (d > CTABLE_DIST_MAX + 1)
+        return CTABLE_FULL;
+    *at = s;
+    *dist = d;
+    return 0;
+}
+
 /* probe for keys of at most 64 bits whose slot begins with a word holding
  * the distance and the whole quotient (ct->lo_mask, set by ctable_attach):
  * one masked comparison a slot. */
@@ -166,17 +176,12 @@ static inline __attribute__((always_inline)) int ctable_probe_lo(const ctable *c
     uint64_t mask = ct->lo_mask, want = q << 8;
     for (unsigned d = 1;; d++, s += S) {
         uint64_t w = word_load(s);
-        if ((unsigned)(w & 0xff) < d) {
-            *at = s;
-            *dist = d;
-            return 0;
-        }
+        if ((unsigned)(w & 0xff) < d)
+            return ctable_probe_end(s, d, at, dist);
         if ((w & mask) == (want | d)) {
             *at = s;
             return 1;
         }
-        if (d == CTABLE_DIST_MAX + 1)
-            return CTABLE_FULL;
     }
 }
 
@@ -194,17 +199,12 @@ static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, 
     uint8_t *s = ct->slots + home * S;
     for (unsigned d = 1;; d++, s += S) {
         unsigned sd = s[0];
-        if (sd < d) {
-            *at = s;
-            *dist = d;
-            return 0;
-        }
+        if (sd < d)
+            return ctable_probe_end(s, d, at, dist);
         if (sd == d && ctable_same(ct, s + 1, hi, q)) {
             *at = s;
             return 1;
         }
-        if (d == CTABLE_DIST_MAX + 1)
-            return CTABLE_FULL;
     }
 }
 
