@@ -198,9 +198,32 @@ static int retest_changed(keynet_t *kn, const uint64_t k[2])
  * the ones a change concerns (callgrind on MCC nets of 8 and 16). */
 #define SCAN_MAX 32
 
+/* Few transitions: all tested, the list written as they are, without
+ * a bit set to read back. */
+static uint32_t enabled_by_scan(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)
+{
+    uint64_t bits = 0;
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < kn->ntransitions; t++) {
+        uint64_t on = (uint64_t)keynet_enabled_in(kn, t, k);
+        bits |= on << t;
+        enabled[n] = t;
+        n += (uint32_t)on;
+    }
+    kn->en[0] = bits;
+    return n;
+}
+
 uint32_t keynet_enabled(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)
 {
-    if (!kn->valid || kn->ntransitions <= SCAN_MAX || !retest_changed(kn, k))
+    if (kn->ntransitions <= SCAN_MAX) {
+        /* SCAN_MAX < 64: one word of bits */
+        kn->valid = 1;
+        kn->last[0] = k[0];
+        kn->last[1] = k[1];
+        return enabled_by_scan(kn, k, enabled);
+    }
+    if (!kn->valid || !retest_changed(kn, k))
         scan_all(kn, k);
     kn->valid = 1;
     kn->last[0] = k[0];
