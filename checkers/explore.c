@@ -480,63 +480,105 @@ static int successor_key(explore_t *ex, uint32_t t, uint8_t *key, size_t *len)
     return *len ? 0 : -1;
 }
 
-/* Appends the next step of the loaded state to the batch; 0 when it was
- * the last one (the state is then done). */
-static int next_step(explore_t *ex, pending *p, size_t *used)
+/* Appends the loaded state's next firings to the batch while there is
+ * room (nb < BATCH_MAX steps in it, *used <= last bytes of keys, last
+ * being the most that leaves room for one more key); the new nb.  The
+ * loop runs once an edge, so what it reads of ex is read once, into
+ * locals, and by_key (0, or the words of a key) is a constant in each of
+ * its copies.  An overflow's step ends the batch (*overflow set). */
+static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, size_t nb,
+                                                              size_t *used, size_t last,
+                                                              unsigned by_key, int *overflow)
 {
-    p->parent = ex->cur;
-    p->id = ex->cur_id;
-    if (ex->k == ex->nfire) {
-        p->kind = P_END;
-        p->t = ex->nen;
-        ex->loaded = 0;
-        return 0;
-    }
-    p->t = ex->fire[ex->k++];
-    p->off = *used;
-    if (ex->by_key) {
-        uint64_t s[2];
-        if (keynet_fire(ex->kn, p->t, ex->kcur, s)) {
-            keynet_store(ex->bkeys + *used, s);
-            p->len = ex->root_len;
-        } else {
-            ex->bound_broken = 1;
-            p->len = 0;
+    pending *b = ex->batch;
+    uint8_t *keys = ex->bkeys;
+    const uint32_t *fire = ex->fire;
+    const keynet_t *kn = ex->kn;
+    const ctable *ct = ex->ct;
+    const uint64_t kcur[2] = {ex->kcur[0], ex->kcur[1]};
+    const store_ref parent = ex->cur;
+    const uint64_t id = ex->cur_id;
+    const size_t root_len = ex->root_len;
+    uint32_t k = ex->k, end = ex->nfire;
+    size_t u = *used;
+    /* room for so many: one test a step instead of three */
+    if (end - k > BATCH_MAX - nb)
+        end = k + (uint32_t)(BATCH_MAX - nb);
+    if (by_key && end - k > (last - u) / root_len + 1)
+        end = k + (uint32_t)((last - u) / root_len + 1);
+    while (k < end && (by_key || u <= last)) {
+        pending *p = &b[nb++];
+        uint32_t t = fire[k++];
+        p->parent = parent;
+        p->id = id;
+        p->t = t;
+        p->off = u;
+        size_t len = 0;
+        if (by_key) {
+            uint64_t succ[2];
+            if (keynet_fire_in(kn, t, kcur, succ, by_key)) {
+                keynet_store(keys + u, succ);
+                len = root_len;
+            } else {
+                ex->bound_broken = 1;
+            }
+        } else if (successor_key(ex, t, keys + u, &len) < 0) {
+            len = 0;
         }
-    } else if (successor_key(ex, p->t, ex->bkeys + *used, &p->len) < 0) {
-        p->len = 0;
+        p->len = len;
+        if (!len) {
+            p->kind = P_OVERFLOW;
+            ex->loaded = 0;
+            *overflow = 1;
+            break;
+        }
+        p->kind = P_SUCC;
+        if (ct) {
+            p->hash = ctable_hash(ct, keys + u);
+        } else {
+            p->hash = store_key_hash(ex->st, keys + u, len);
+            store_prefetch_slot(ex->st, p->hash);
+        }
+        u += len;
     }
-    if (!p->len) {
-        p->kind = P_OVERFLOW;
-        ex->loaded = 0;
-        return 0;
-    }
-    p->kind = P_SUCC;
-    p->hash = ex->ct ? ctable_hash(ex->ct, ex->bkeys + *used)
-                     : store_key_hash(ex->st, ex->bkeys + *used, p->len);
-    if (!ex->ct)
-        store_prefetch_slot(ex->st, p->hash);
-    *used += p->len;
-    return 1;
+    ex->k = k;
+    *used = u;
+    return nb;
 }
 
 /* Stages A and B: steps of as many queued states as fit.  Stops after an
  * overflow, which ends the search once the steps before it are done. */
 static size_t fill_batch(explore_t *ex)
 {
-    size_t nb = 0, used = 0, K = store_key_max(ex->st);
+    size_t nb = 0, used = 0, last = ex->bcap - store_key_max(ex->st);
     /* every step of the states before the one loaded last is done */
     store_release(ex->st, ex->cur);
-    while (nb < BATCH_MAX && used + K <= ex->bcap) {
+    while (nb < BATCH_MAX && used <= last) {
         if (!ex->loaded) {
             if (!store_more(ex->st, &ex->next))
                 break;
             load_state(ex, ex->next);
             ex->next = store_after(ex->st, ex->next);
         }
+        if (ex->k < ex->nfire) {
+            int overflow = 0;
+            if (!ex->by_key)
+                nb = fire_steps(ex, nb, &used, last, 0, &overflow);
+            else if (ex->kn->words == 1)
+                nb = fire_steps(ex, nb, &used, last, 1, &overflow);
+            else
+                nb = fire_steps(ex, nb, &used, last, 2, &overflow);
+            if (overflow)
+                break;
+            continue;
+        }
+        /* the end of the state's expansion */
         pending *p = &ex->batch[nb++];
-        if (!next_step(ex, p, &used) && p->kind == P_OVERFLOW)
-            break;
+        p->kind = P_END;
+        p->parent = ex->cur;
+        p->id = ex->cur_id;
+        p->t = ex->nen;
+        ex->loaded = 0;
     }
     for (size_t i = 0; i < nb && !ex->ct; i++)
         if (ex->batch[i].kind == P_SUCC)
@@ -581,19 +623,10 @@ static int added_or_failed(search *s, int r, const uint8_t *key, store_ref to)
     return 1;
 }
 
-/* 1: new, 0: known, -1: stop (why set when a limit was hit).  A known
- * state, the common case, costs a lookup only: in a compact table, read
- * in place. */
-static inline __attribute__((always_inline)) int add_state(search *s, const uint8_t *key,
-                                                          size_t len, uint64_t hash,
-                                                          store_ref parent, uint32_t t,
-                                                          store_ref *to)
+/* 1: new, 0: known, -1: stop (why set when a limit was hit). */
+static int add_state(search *s, const uint8_t *key, size_t len, uint64_t hash, store_ref parent,
+                     uint32_t t, store_ref *to)
 {
-    ctable_pos pos;
-    if (s->ex->ct && ctable_locate(s->ex->ct, key, hash, &pos) == 1) {
-        *to = STORE_NO_REF;
-        return 0;
-    }
     int r = store_insert(s->ex->st, key, len, hash, parent, t, to);
     return r == 0 ? 0 : added_or_failed(s, r, key, *to);
 }
@@ -605,7 +638,8 @@ static const char *overflow_reason(const explore_t *ex)
                : "token count overflow";
 }
 
-/* 0 to go on, -1 to stop. */
+/* 0 to go on, -1 to stop.  A successor that a compact table has is
+ * drain_batch's, not this function's. */
 static int do_step(search *s, const pending *p)
 {
     explore_t *ex = s->ex;
@@ -626,18 +660,38 @@ static int do_step(search *s, const pending *p)
     return 0;
 }
 
+static inline __attribute__((always_inline)) void prefetch_step(const ctable *ct,
+                                                               const pending *p)
+{
+    if (p->kind == P_SUCC)
+        ctable_prefetch(ct, p->hash);
+}
+
+/* Stage C.  A successor already in a compact table, the common case,
+ * costs one lookup read in place, here; every other step is do_step's. */
 static int drain_batch(search *s, size_t nb)
 {
     explore_t *ex = s->ex;
+    const ctable *ct = ex->ct;
     const pending *b = ex->batch;
-    size_t ahead = ex->ct ? PREFETCH_AHEAD : 0;
-    for (size_t i = 0; i < nb && i < ahead; i++)
-        if (b[i].kind == P_SUCC)
-            ctable_prefetch(ex->ct, b[i].hash);
+    const uint8_t *keys = ex->bkeys;
+    int (*on_edge)(void *, store_ref, uint32_t, store_ref, int) = s->v->on_edge;
+    /* steps whose slots are prefetched: none without a compact table */
+    size_t ahead_end = ct ? nb : 0;
+    for (size_t i = 0; i < ahead_end && i < PREFETCH_AHEAD; i++)
+        prefetch_step(ct, &b[i]);
     for (size_t i = 0; i < nb; i++) {
-        if (ahead && i + ahead < nb && b[i + ahead].kind == P_SUCC)
-            ctable_prefetch(ex->ct, b[i + ahead].hash);
-        if (do_step(s, &b[i]) < 0)
+        const pending *p = &b[i];
+        if (i + PREFETCH_AHEAD < ahead_end)
+            prefetch_step(ct, &b[i + PREFETCH_AHEAD]);
+        ctable_pos pos;
+        if (ct && p->kind == P_SUCC && ctable_locate(ct, keys + p->off, p->hash, &pos) == 1) {
+            ex->edges++;
+            if (on_edge && on_edge(s->ctx, p->parent, p->t, STORE_NO_REF, 0))
+                return -1;
+            continue;
+        }
+        if (do_step(s, p) < 0)
             return -1;
     }
     return 0;

@@ -120,19 +120,27 @@ static inline int keynet_enabled_in(const keynet_t *kn, uint32_t t, const uint64
 uint32_t keynet_enabled(keynet_t *kn, const uint64_t k[2], uint32_t *enabled);
 
 /* The successor of k under t, enabled in k, into s; 0 when a count would
- * leave its field. */
-static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2], uint64_t s[2])
+ * leave its field.  words is kn->words: a caller that knows it can make
+ * it a constant. */
+static inline __attribute__((always_inline)) int keynet_fire_in(const keynet_t *kn, uint32_t t,
+                                                               const uint64_t k[2],
+                                                               uint64_t s[2], unsigned words)
 {
     const keynet_trans *tr = &kn->tr[t];
-    if (tr->overflows || (k[0] & tr->full[0]) | (k[1] & tr->full[1]) ||
+    if (tr->overflows || (k[0] & tr->full[0]) | (words == 2 ? k[1] & tr->full[1] : 0) ||
         (tr->grows.guards &&
          (((k[tr->grows.word] & tr->grows.fields) + tr->grows.add) & tr->grows.guards)) ||
         !keynet_fields_hold(kn->full_fields, tr->full_from, tr->full_to, k, 0))
         return 0;
     uint64_t lo = k[0] + tr->delta[0];
     s[0] = lo;
-    s[1] = kn->words == 2 ? k[1] + tr->delta[1] + (lo < k[0]) : 0;
+    s[1] = words == 2 ? k[1] + tr->delta[1] + (lo < k[0]) : 0;
     return 1;
+}
+
+static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2], uint64_t s[2])
+{
+    return keynet_fire_in(kn, t, k, s, kn->words);
 }
 
 /* s as key bytes (16 bytes are written; the key is the first ones). */
