@@ -166,12 +166,14 @@ static void scan_all(keynet_t *kn, const uint64_t k[2])
 }
 
 /* Tests again the transitions needing a field that differs from the last
- * key's; 0 when that would cost more than testing them all. */
-static int retest_changed(keynet_t *kn, const uint64_t k[2])
+ * key's; 0 when that would cost more than testing them all.  Copied for
+ * keys of one and of two words. */
+static inline __attribute__((always_inline)) int retest_words(keynet_t *kn, const uint64_t k[2],
+                                                             unsigned words)
 {
     uint32_t places[128], n = 0;
     uint64_t cost = 0, limit = kn->ntransitions / 2;
-    for (unsigned w = 0; w < kn->words; w++)
+    for (unsigned w = 0; w < words; w++)
         for (uint64_t bits = k[w] ^ kn->last[w]; bits;) {
             uint32_t p = kn->owner[64 * w + (unsigned)__builtin_ctzll(bits)];
             if (p == UINT32_MAX)   /* no field: keys keep such bits 0 */
@@ -188,10 +190,15 @@ static int retest_changed(keynet_t *kn, const uint64_t k[2])
             uint32_t t = kn->consumers[j];
             uint64_t bit = UINT64_C(1) << (t & 63);
             kn->en[t >> 6] = (kn->en[t >> 6] & ~bit) |
-                             ((uint64_t)keynet_enabled_in(kn, t, k) << (t & 63));
+                             ((uint64_t)keynet_enabled_words(kn, t, k, words) << (t & 63));
         }
     }
     return 1;
+}
+
+static int retest_changed(keynet_t *kn, const uint64_t k[2])
+{
+    return kn->words == 1 ? retest_words(kn, k, 1) : retest_words(kn, k, 2);
 }
 
 /* Up to this many transitions, testing them all costs less than finding
@@ -199,19 +206,27 @@ static int retest_changed(keynet_t *kn, const uint64_t k[2])
 #define SCAN_MAX 32
 
 /* Few transitions: all tested, the list written as they are, without
- * a bit set to read back. */
-static uint32_t enabled_by_scan(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)
+ * a bit set to read back.  Copied for keys of one and of two words. */
+static inline __attribute__((always_inline)) uint32_t scan_words(keynet_t *kn,
+                                                                const uint64_t k[2],
+                                                                uint32_t *enabled,
+                                                                unsigned words)
 {
     uint64_t bits = 0;
     uint32_t n = 0;
     for (uint32_t t = 0; t < kn->ntransitions; t++) {
-        uint64_t on = (uint64_t)keynet_enabled_in(kn, t, k);
+        uint64_t on = (uint64_t)keynet_enabled_words(kn, t, k, words);
         bits |= on << t;
         enabled[n] = t;
         n += (uint32_t)on;
     }
     kn->en[0] = bits;
     return n;
+}
+
+static uint32_t enabled_by_scan(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)
+{
+    return kn->words == 1 ? scan_words(kn, k, enabled, 1) : scan_words(kn, k, enabled, 2);
 }
 
 uint32_t keynet_enabled(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)

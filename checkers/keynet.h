@@ -101,10 +101,15 @@ static inline int keynet_fields_hold(const keynet_field *f, uint32_t from, uint3
     return 1;
 }
 
-static inline int keynet_enabled_in(const keynet_t *kn, uint32_t t, const uint64_t k[2])
+/* Whether t is enabled in k; words as in keynet_fire_in. */
+static inline __attribute__((always_inline)) int keynet_enabled_words(const keynet_t *kn,
+                                                                     uint32_t t,
+                                                                     const uint64_t k[2],
+                                                                     unsigned words)
 {
     const keynet_trans *tr = &kn->tr[t];
-    if (((k[0] & tr->need[0]) ^ tr->need[0]) | ((k[1] & tr->need[1]) ^ tr->need[1]))
+    if (((k[0] & tr->need[0]) ^ tr->need[0]) |
+        (words == 2 ? (k[1] & tr->need[1]) ^ tr->need[1] : 0))
         return 0;
     if (tr->wide.guards) {
         uint64_t wide = (k[tr->wide.word] & tr->wide.fields) | tr->wide.guards;
@@ -114,6 +119,11 @@ static inline int keynet_enabled_in(const keynet_t *kn, uint32_t t, const uint64
     if (tr->need_from == tr->need_to)
         return 1;
     return keynet_fields_hold(kn->need_fields, tr->need_from, tr->need_to, k, 1);
+}
+
+static inline int keynet_enabled_in(const keynet_t *kn, uint32_t t, const uint64_t k[2])
+{
+    return keynet_enabled_words(kn, t, k, kn->words);
 }
 
 /* The transitions enabled in k, ascending, into enabled; their number. */
