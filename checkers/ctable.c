@@ -29,30 +29,37 @@ static inline unsigned bit_length(uint64_t v)
     return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
 }
 
-/* y of a home and j = r / c: r is the one value in [c j, c j + c) with
- * home * 2^CTABLE_FINE + r divisible by c.  Inlined for each c, whose divisions
- * then become multiplications: a division costs as much as the rest of a
+/* y of a home and j = floor(r / c): the home's values of y run from
+ * ceil(home * 2^CTABLE_FINE / c) on, and r / c = y - home * 2^CTABLE_FINE / c,
+ * so j counts from there.  Inlined for each c, whose division then
+ * becomes a multiplication: a division costs as much as the rest of a
  * move. */
 static inline __attribute__((always_inline)) uint64_t y_of(uint64_t home, uint64_t j, uint64_t c)
 {
-    uint64_t r = c * j + (c - (home % c) * ((UINT64_C(1) << CTABLE_FINE) % c) % c) % c;
-    return ((home << CTABLE_FINE) + r) / c;
+    return j + ((home << CTABLE_FINE) + c - 1) / c;
+}
+
+/* x of the entry of home whose quotient is q, c being ct->c */
+static inline __attribute__((always_inline)) uint64_t unsplit_c(const ctable *ct, uint64_t home,
+                                                               uint64_t q, uint64_t c)
+{
+    uint64_t j = q & ctable_low_mask(CTABLE_FINE - 3), z = q >> (CTABLE_FINE - 3);
+    /* ctable_split's shifts undone */
+    return y_of(home, j, c) >> ct->y_left << ct->y_right | z;
 }
 
 static inline uint64_t unsplit(const ctable *ct, uint64_t home, uint64_t q)
 {
-    uint64_t j = q & ctable_low_mask(CTABLE_FINE - 3), z = q >> (CTABLE_FINE - 3), y;
     switch (ct->c) {
-    case 8: y = y_of(home, j, 8); break;
-    case 9: y = y_of(home, j, 9); break;
-    case 10: y = y_of(home, j, 10); break;
-    case 11: y = y_of(home, j, 11); break;
-    case 12: y = y_of(home, j, 12); break;
-    case 13: y = y_of(home, j, 13); break;
-    case 14: y = y_of(home, j, 14); break;
-    default: y = y_of(home, j, 15); break;   /* ctable_size: c < 16 */
+    case 8: return unsplit_c(ct, home, q, 8);
+    case 9: return unsplit_c(ct, home, q, 9);
+    case 10: return unsplit_c(ct, home, q, 10);
+    case 11: return unsplit_c(ct, home, q, 11);
+    case 12: return unsplit_c(ct, home, q, 12);
+    case 13: return unsplit_c(ct, home, q, 13);
+    case 14: return unsplit_c(ct, home, q, 14);
+    default: return unsplit_c(ct, home, q, 15);   /* ctable_size: c < 16 */
     }
-    return ct->shift >= 0 ? y << ct->shift | z : y >> -ct->shift;
 }
 
 void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_value)
@@ -223,6 +230,21 @@ typedef struct moving {
     const uint8_t *hi;
 } moving;
 
+/* Puts an entry of a table of word slots (word_slots) at its home in to,
+ * or after the last one put. */
+static inline int place_word(ctable *to, ctable_mover *mv, uint64_t x, uint32_t value)
+{
+    uint64_t home, q = ctable_split(to, x, &home);
+    uint64_t at = home > mv->to_pos ? home : mv->to_pos;
+    if (at - home > CTABLE_DIST_MAX)
+        return CTABLE_FULL;
+    word_store(to->slots + at * to->slot_bytes,
+               (at - home + 1) | q << 8 | (uint64_t)value << (8 + to->q_bits));
+    to->count++;
+    mv->to_pos = at + 1;
+    return 0;
+}
+
 static int place_group(ctable *to, ctable_mover *mv, moving *g, unsigned n)
 {
     for (unsigned i = 1; i < n; i++)
@@ -234,29 +256,42 @@ static int place_group(ctable *to, ctable_mover *mv, moving *g, unsigned n)
     size_t S = to->slot_bytes;
     int words = word_slots(to);
     for (unsigned i = 0; i < n; i++) {
+        if (words) {
+            if (place_word(to, mv, g[i].x, g[i].value) < 0)
+                return CTABLE_FULL;
+            continue;
+        }
         uint64_t home, q = ctable_split(to, g[i].x, &home);
         uint64_t at = home > mv->to_pos ? home : mv->to_pos;
         if (at - home > CTABLE_DIST_MAX)
             return CTABLE_FULL;
         uint8_t *s = to->slots + at * S;
-        if (words) {
-            word_store(s, (at - home + 1) | q << 8 | (uint64_t)g[i].value << (8 + to->q_bits));
-            to->count++;
-        } else {
-            s[0] = (uint8_t)(at - home + 1);
-            write_entry(to, s + 1, g[i].hi, q, g[i].value);
-        }
+        s[0] = (uint8_t)(at - home + 1);
+        write_entry(to, s + 1, g[i].hi, q, g[i].value);
         mv->to_pos = at + 1;
     }
     return 0;
 }
 
-int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps)
+/* A group of one, the most common, goes without a sort or a call. */
+static inline __attribute__((always_inline)) int place(ctable *to, ctable_mover *mv, moving *g,
+                                                      unsigned n, int words)
+{
+    if (words && n == 1)
+        return place_word(to, mv, g[0].x, g[0].value);
+    return place_group(to, mv, g, n);
+}
+
+/* ctable_move's loop.  Copied for tables of word slots (words) with each
+ * c of from, which then reads a slot as one word and unsplits without a
+ * switch a slot, and once (words 0, c 0) for every other table. */
+static inline __attribute__((always_inline)) int move_slots(ctable *to, const ctable *from,
+                                                           ctable_mover *mv, uint64_t steps,
+                                                           int words, uint64_t c)
 {
     size_t S = from->slot_bytes;
     uint64_t end = from->m + SPILL, i = mv->from_pos;
     uint64_t stop = steps < end - i ? i + steps : end;
-    int words = word_slots(from) && word_slots(to);
     uint64_t q_mask = ctable_low_mask(from->q_bits), value_mask = ctable_low_mask(from->value_bits);
     unsigned value_at = 8 + from->q_bits;
     moving group[CTABLE_DIST_MAX + 2];
@@ -268,7 +303,7 @@ int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps
         unsigned d = (unsigned)(w & 0xff);
         uint64_t home = d ? i - (d - 1u) : UINT64_MAX;
         if (n && home != group_home) {
-            if (place_group(to, mv, group, n) < 0)
+            if (place(to, mv, group, n, words) < 0)
                 return CTABLE_FULL;
             n = 0;
         }
@@ -278,7 +313,7 @@ int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps
             continue;
         group_home = home;
         if (words) {
-            group[n].x = unsplit(from, home, (w >> 8) & q_mask);
+            group[n].x = unsplit_c(from, home, (w >> 8) & q_mask, c);
             group[n].value = (uint32_t)((w >> value_at) & value_mask);
         } else {
             group[n].x = unsplit(from, home, ctable_get_bits(s + 1, from->hi_bits, from->q_bits));
@@ -288,8 +323,24 @@ int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps
         group[n].hi = s + 1;
         n++;
     }
-    if (n && place_group(to, mv, group, n) < 0)
+    if (n && place(to, mv, group, n, words) < 0)
         return CTABLE_FULL;
     mv->from_pos = i;
     return i == end;
+}
+
+int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps)
+{
+    if (!word_slots(from) || !word_slots(to))
+        return move_slots(to, from, mv, steps, 0, 0);
+    switch (from->c) {
+    case 8: return move_slots(to, from, mv, steps, 1, 8);
+    case 9: return move_slots(to, from, mv, steps, 1, 9);
+    case 10: return move_slots(to, from, mv, steps, 1, 10);
+    case 11: return move_slots(to, from, mv, steps, 1, 11);
+    case 12: return move_slots(to, from, mv, steps, 1, 12);
+    case 13: return move_slots(to, from, mv, steps, 1, 13);
+    case 14: return move_slots(to, from, mv, steps, 1, 14);
+    default: return move_slots(to, from, mv, steps, 1, 15);
+    }
 }
