@@ -252,28 +252,85 @@ static void test_move_every_c(void)
     }
 }
 
-/* Past the distance cap an insertion fails and changes nothing. */
+/* Past the distance cap an insertion fails and changes nothing: with
+ * keys of one word (one comparison a slot) and of 80 bits (16 kept
+ * verbatim, compared field by field). */
 static void test_full(void)
 {
-    ctable ct;
-    ctable_shape(&ct, 8, 64, 0);
-    uint8_t *mem = new_table(&ct, 64);
-    uint8_t key[16] = {0};
-    int r = 1;
-    uint64_t tried = 0;
-    while (mem && r != CTABLE_FULL && tried < 1000) {
-        uint64_t v = next_rand();
-        memcpy(key, &v, 8);
-        r = ctable_insert(&ct, key, ctable_hash(&ct, key), 0);
-        tried++;
+    static const unsigned widths[] = {64, 80};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        unsigned bits = widths[w];
+        ctable ct;
+        ctable_shape(&ct, bits / 8, bits, 0);
+        /* few homes: the last one's probes reach the cap */
+        uint8_t *mem = new_table(&ct, 8);
+        static uint8_t keys[1000][24];
+        uint8_t *key = keys[0];
+        int r = 1;
+        uint64_t tried = 0;
+        while (mem && r != CTABLE_FULL && tried < 1000) {
+            key = keys[tried++];
+            uint64_t v = next_rand(), hi = next_rand() & 0xffff;
+            memset(key, 0, 24);
+            memcpy(key, &v, 8);
+            if (bits > 64)
+                memcpy(key + 8, &hi, 2);
+            r = ctable_insert(&ct, key, ctable_hash(&ct, key), 0);
+        }
+        uint64_t count = ct.count;
+        CHECK(r == CTABLE_FULL && count <= 8 + CTABLE_DIST_MAX + 2 && count >= 8,
+              "%u-bit keys: 8 home slots take %llu keys, then say full", bits,
+              (unsigned long long)count);
+        uint32_t v;
+        CHECK(ctable_find(&ct, key, ctable_hash(&ct, key), &v) == 0 && ct.count == count,
+              "%u-bit keys: the refused key is not there", bits);
+        /* a key put past the cap would have been written as an empty slot */
+        uint64_t found = 0;
+        for (uint64_t i = 0; i + 1 < tried; i++)
+            found += ctable_find(&ct, keys[i], ctable_hash(&ct, keys[i]), &v) == 1;
+        CHECK(found == count, "%u-bit keys: all %llu keys taken are found (%llu)", bits,
+              (unsigned long long)count, (unsigned long long)found);
+        free(mem);
     }
-    uint64_t count = ct.count;
-    CHECK(r == CTABLE_FULL && count <= 64 + CTABLE_DIST_MAX + 2 && count >= 64,
-          "64 home slots take %llu keys, then say full", (unsigned long long)count);
-    uint32_t v;
-    CHECK(ctable_find(&ct, key, ctable_hash(&ct, key), &v) == 0 && ct.count == count,
-          "the refused key is not there");
-    free(mem);
+}
+
+/* One home taking keys up to the cap: the last one fits at distance
+ * CTABLE_DIST_MAX + 1, the next one's probe runs one slot further and is
+ * refused, not written there as an empty slot. */
+static void test_one_home_to_the_cap(void)
+{
+    static const unsigned widths[] = {64, 80};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        unsigned bits = widths[w];
+        ctable ct;
+        ctable_shape(&ct, bits / 8, bits, 0);
+        uint8_t *mem = new_table(&ct, 8);
+        static uint8_t keys[CTABLE_DIST_MAX + 2][24];
+        unsigned n = 0;
+        int ok = mem != NULL;
+        while (ok && n < CTABLE_DIST_MAX + 2) {
+            uint8_t *key = keys[n];
+            uint64_t v = next_rand(), hi = next_rand() & 0xffff, home;
+            memset(key, 0, 24);
+            memcpy(key, &v, 8);
+            if (bits > 64)
+                memcpy(key + 8, &hi, 2);
+            (void)ctable_split(&ct, ctable_hash(&ct, key), &home);
+            if (home != ct.m - 1)
+                continue;
+            int r = ctable_insert(&ct, key, ctable_hash(&ct, key), 0);
+            ok = n < CTABLE_DIST_MAX + 1 ? r == 1 : r == CTABLE_FULL;
+            n++;
+        }
+        uint32_t v;
+        unsigned found = 0;
+        for (unsigned i = 0; i < n; i++)
+            found += ctable_find(&ct, keys[i], ctable_hash(&ct, keys[i]), &v) == 1;
+        CHECK(ok && ct.count == CTABLE_DIST_MAX + 1 && found == CTABLE_DIST_MAX + 1,
+              "%u-bit keys: one home takes %u keys, refuses the next, finds the %u", bits,
+              CTABLE_DIST_MAX + 1, found);
+        free(mem);
+    }
 }
 
 int main(void)
@@ -284,5 +341,6 @@ int main(void)
     test_moves();
     test_move_every_c();
     test_full();
+    test_one_home_to_the_cap();
     UNIT_DONE();
 }
