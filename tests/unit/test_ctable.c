@@ -252,14 +252,26 @@ static void test_move_every_c(void)
     }
 }
 
-/* Past the distance cap an insertion fails and changes nothing: with
- * keys of one word (one comparison a slot) and of 80 bits (16 kept
- * verbatim, compared field by field). */
+/* The cap tests' keys: of one word (one comparison a slot) and of 80
+ * bits (16 kept verbatim, compared field by field), in buffers of 24
+ * bytes. */
+static const unsigned cap_widths[] = {64, 80};
+
+/* How many of the n keys the table has. */
+static uint64_t count_found(const ctable *ct, uint8_t (*keys)[24], uint64_t n)
+{
+    uint64_t found = 0;
+    uint32_t v;
+    for (uint64_t i = 0; i < n; i++)
+        found += ctable_find(ct, keys[i], ctable_hash(ct, keys[i]), &v) == 1;
+    return found;
+}
+
+/* Past the distance cap an insertion fails and changes nothing. */
 static void test_full(void)
 {
-    static const unsigned widths[] = {64, 80};
-    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
-        unsigned bits = widths[w];
+    for (size_t w = 0; w < sizeof cap_widths / sizeof *cap_widths; w++) {
+        unsigned bits = cap_widths[w];
         ctable ct;
         ctable_shape(&ct, bits / 8, bits, 0);
         /* few homes: the last one's probes reach the cap */
@@ -270,11 +282,7 @@ static void test_full(void)
         uint64_t tried = 0;
         while (mem && r != CTABLE_FULL && tried < 1000) {
             key = keys[tried++];
-            uint64_t v = next_rand(), hi = next_rand() & 0xffff;
-            memset(key, 0, 24);
-            memcpy(key, &v, 8);
-            if (bits > 64)
-                memcpy(key + 8, &hi, 2);
+            random_key(key, bits / 8, bits);
             r = ctable_insert(&ct, key, ctable_hash(&ct, key), 0);
         }
         uint64_t count = ct.count;
@@ -285,9 +293,7 @@ static void test_full(void)
         CHECK(ctable_find(&ct, key, ctable_hash(&ct, key), &v) == 0 && ct.count == count,
               "%u-bit keys: the refused key is not there", bits);
         /* a key put past the cap would have been written as an empty slot */
-        uint64_t found = 0;
-        for (uint64_t i = 0; i + 1 < tried; i++)
-            found += ctable_find(&ct, keys[i], ctable_hash(&ct, keys[i]), &v) == 1;
+        uint64_t found = tried ? count_found(&ct, keys, tried - 1) : 0;
         CHECK(found == count, "%u-bit keys: all %llu keys taken are found (%llu)", bits,
               (unsigned long long)count, (unsigned long long)found);
         free(mem);
@@ -299,9 +305,8 @@ static void test_full(void)
  * refused, not written there as an empty slot. */
 static void test_one_home_to_the_cap(void)
 {
-    static const unsigned widths[] = {64, 80};
-    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
-        unsigned bits = widths[w];
+    for (size_t w = 0; w < sizeof cap_widths / sizeof *cap_widths; w++) {
+        unsigned bits = cap_widths[w];
         ctable ct;
         ctable_shape(&ct, bits / 8, bits, 0);
         uint8_t *mem = new_table(&ct, 8);
@@ -309,26 +314,19 @@ static void test_one_home_to_the_cap(void)
         unsigned n = 0;
         int ok = mem != NULL;
         while (ok && n < CTABLE_DIST_MAX + 2) {
-            uint8_t *key = keys[n];
-            uint64_t v = next_rand(), hi = next_rand() & 0xffff, home;
-            memset(key, 0, 24);
-            memcpy(key, &v, 8);
-            if (bits > 64)
-                memcpy(key + 8, &hi, 2);
-            (void)ctable_split(&ct, ctable_hash(&ct, key), &home);
+            uint64_t home;
+            random_key(keys[n], bits / 8, bits);
+            (void)ctable_split(&ct, ctable_hash(&ct, keys[n]), &home);
             if (home != ct.m - 1)
                 continue;
-            int r = ctable_insert(&ct, key, ctable_hash(&ct, key), 0);
+            int r = ctable_insert(&ct, keys[n], ctable_hash(&ct, keys[n]), 0);
             ok = n < CTABLE_DIST_MAX + 1 ? r == 1 : r == CTABLE_FULL;
             n++;
         }
-        uint32_t v;
-        unsigned found = 0;
-        for (unsigned i = 0; i < n; i++)
-            found += ctable_find(&ct, keys[i], ctable_hash(&ct, keys[i]), &v) == 1;
+        uint64_t found = count_found(&ct, keys, n);
         CHECK(ok && ct.count == CTABLE_DIST_MAX + 1 && found == CTABLE_DIST_MAX + 1,
-              "%u-bit keys: one home takes %u keys, refuses the next, finds the %u", bits,
-              CTABLE_DIST_MAX + 1, found);
+              "%u-bit keys: one home takes %u keys, refuses the next, finds the %llu", bits,
+              CTABLE_DIST_MAX + 1, (unsigned long long)found);
         free(mem);
     }
 }
