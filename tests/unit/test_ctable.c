@@ -267,68 +267,67 @@ static uint64_t count_found(const ctable *ct, uint8_t (*keys)[24], uint64_t n)
     return found;
 }
 
-/* Past the distance cap an insertion fails and changes nothing. */
-static void test_full(void)
+/* A table of 8 homes for keys of bits bits: with so few homes, the last
+ * one's probes reach the cap. */
+static uint8_t *cap_table(ctable *ct, unsigned bits)
 {
-    for (size_t w = 0; w < sizeof cap_widths / sizeof *cap_widths; w++) {
-        unsigned bits = cap_widths[w];
-        ctable ct;
-        ctable_shape(&ct, bits / 8, bits, 0);
-        /* few homes: the last one's probes reach the cap */
-        uint8_t *mem = new_table(&ct, 8);
-        static uint8_t keys[1000][24];
-        uint8_t *key = keys[0];
-        int r = 1;
-        uint64_t tried = 0;
-        while (mem && r != CTABLE_FULL && tried < 1000) {
-            key = keys[tried++];
-            random_key(key, bits / 8, bits);
-            r = ctable_insert(&ct, key, ctable_hash(&ct, key), 0);
-        }
-        uint64_t count = ct.count;
-        CHECK(r == CTABLE_FULL && count <= 8 + CTABLE_DIST_MAX + 2 && count >= 8,
-              "%u-bit keys: 8 home slots take %llu keys, then say full", bits,
-              (unsigned long long)count);
-        uint32_t v;
-        CHECK(ctable_find(&ct, key, ctable_hash(&ct, key), &v) == 0 && ct.count == count,
-              "%u-bit keys: the refused key is not there", bits);
-        /* a key put past the cap would have been written as an empty slot */
-        uint64_t found = tried ? count_found(&ct, keys, tried - 1) : 0;
-        CHECK(found == count, "%u-bit keys: all %llu keys taken are found (%llu)", bits,
-              (unsigned long long)count, (unsigned long long)found);
-        free(mem);
+    ctable_shape(ct, bits / 8, bits, 0);
+    return new_table(ct, 8);
+}
+
+/* Past the distance cap an insertion fails and changes nothing. */
+static void test_full(unsigned bits)
+{
+    ctable ct;
+    uint8_t *mem = cap_table(&ct, bits);
+    static uint8_t keys[1000][24];
+    uint8_t *key = keys[0];
+    int r = 1;
+    uint64_t tried = 0;
+    while (mem && r != CTABLE_FULL && tried < 1000) {
+        key = keys[tried++];
+        random_key(key, bits / 8, bits);
+        r = ctable_insert(&ct, key, ctable_hash(&ct, key), 0);
     }
+    uint64_t count = ct.count;
+    CHECK(r == CTABLE_FULL && count <= 8 + CTABLE_DIST_MAX + 2 && count >= 8,
+          "%u-bit keys: 8 home slots take %llu keys, then say full", bits,
+          (unsigned long long)count);
+    uint32_t v;
+    CHECK(ctable_find(&ct, key, ctable_hash(&ct, key), &v) == 0 && ct.count == count,
+          "%u-bit keys: the refused key is not there", bits);
+    /* a key put past the cap would have been written as an empty slot */
+    uint64_t found = tried ? count_found(&ct, keys, tried - 1) : 0;
+    CHECK(found == count, "%u-bit keys: all %llu keys taken are found (%llu)", bits,
+          (unsigned long long)count, (unsigned long long)found);
+    free(mem);
 }
 
 /* One home taking keys up to the cap: the last one fits at distance
  * CTABLE_DIST_MAX + 1, the next one's probe runs one slot further and is
  * refused, not written there as an empty slot. */
-static void test_one_home_to_the_cap(void)
+static void test_one_home_to_the_cap(unsigned bits)
 {
-    for (size_t w = 0; w < sizeof cap_widths / sizeof *cap_widths; w++) {
-        unsigned bits = cap_widths[w];
-        ctable ct;
-        ctable_shape(&ct, bits / 8, bits, 0);
-        uint8_t *mem = new_table(&ct, 8);
-        static uint8_t keys[CTABLE_DIST_MAX + 2][24];
-        unsigned n = 0;
-        int ok = mem != NULL;
-        while (ok && n < CTABLE_DIST_MAX + 2) {
-            uint64_t home;
-            random_key(keys[n], bits / 8, bits);
-            (void)ctable_split(&ct, ctable_hash(&ct, keys[n]), &home);
-            if (home != ct.m - 1)
-                continue;
-            int r = ctable_insert(&ct, keys[n], ctable_hash(&ct, keys[n]), 0);
-            ok = n < CTABLE_DIST_MAX + 1 ? r == 1 : r == CTABLE_FULL;
-            n++;
-        }
-        uint64_t found = count_found(&ct, keys, n);
-        CHECK(ok && ct.count == CTABLE_DIST_MAX + 1 && found == CTABLE_DIST_MAX + 1,
-              "%u-bit keys: one home takes %u keys, refuses the next, finds the %llu", bits,
-              CTABLE_DIST_MAX + 1, (unsigned long long)found);
-        free(mem);
+    ctable ct;
+    uint8_t *mem = cap_table(&ct, bits);
+    static uint8_t keys[CTABLE_DIST_MAX + 2][24];
+    unsigned n = 0;
+    int ok = mem != NULL;
+    while (ok && n < CTABLE_DIST_MAX + 2) {
+        uint64_t home;
+        random_key(keys[n], bits / 8, bits);
+        (void)ctable_split(&ct, ctable_hash(&ct, keys[n]), &home);
+        if (home != ct.m - 1)
+            continue;
+        int r = ctable_insert(&ct, keys[n], ctable_hash(&ct, keys[n]), 0);
+        ok = n < CTABLE_DIST_MAX + 1 ? r == 1 : r == CTABLE_FULL;
+        n++;
     }
+    uint64_t found = count_found(&ct, keys, n);
+    CHECK(ok && ct.count == CTABLE_DIST_MAX + 1 && found == CTABLE_DIST_MAX + 1,
+          "%u-bit keys: one home takes %u keys, refuses the next, finds the %llu", bits,
+          CTABLE_DIST_MAX + 1, (unsigned long long)found);
+    free(mem);
 }
 
 int main(void)
@@ -338,7 +337,9 @@ int main(void)
     test_values_and_move();
     test_moves();
     test_move_every_c();
-    test_full();
-    test_one_home_to_the_cap();
+    for (size_t w = 0; w < sizeof cap_widths / sizeof *cap_widths; w++) {
+        test_full(cap_widths[w]);
+        test_one_home_to_the_cap(cap_widths[w]);
+    }
     UNIT_DONE();
 }
