@@ -488,7 +488,8 @@ static int successor_key(explore_t *ex, uint32_t t, uint8_t *key, size_t *len)
  * its copies.  An overflow's step ends the batch (*overflow set). */
 static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, size_t nb,
                                                               size_t *used, size_t last,
-                                                              unsigned by_key, int *overflow)
+                                                              unsigned by_key, int checked,
+                                                              int *overflow)
 {
     pending *b = ex->batch;
     uint8_t *keys = ex->bkeys;
@@ -516,7 +517,11 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
         size_t len = 0;
         if (by_key) {
             uint64_t succ[2];
-            if (keynet_fire_in(kn, t, kcur, succ, by_key)) {
+            if (!checked) {
+                keynet_fire_safe(kn, t, kcur, succ, by_key);
+                keynet_store(keys + u, succ);
+                len = root_len;
+            } else if (keynet_fire_in(kn, t, kcur, succ, by_key)) {
                 keynet_store(keys + u, succ);
                 len = root_len;
             } else {
@@ -562,12 +567,16 @@ static size_t fill_batch(explore_t *ex)
         }
         if (ex->k < ex->nfire) {
             int overflow = 0;
+            /* a state none of whose firings leaves a field (keynet_enabled
+             * said so) fires without a test */
             if (!ex->by_key)
-                nb = fire_steps(ex, nb, &used, last, 0, &overflow);
+                nb = fire_steps(ex, nb, &used, last, 0, 1, &overflow);
             else if (ex->kn->words == 1)
-                nb = fire_steps(ex, nb, &used, last, 1, &overflow);
+                nb = ex->kn->unsafe ? fire_steps(ex, nb, &used, last, 1, 1, &overflow)
+                                    : fire_steps(ex, nb, &used, last, 1, 0, &overflow);
             else
-                nb = fire_steps(ex, nb, &used, last, 2, &overflow);
+                nb = ex->kn->unsafe ? fire_steps(ex, nb, &used, last, 2, 1, &overflow)
+                                    : fire_steps(ex, nb, &used, last, 2, 0, &overflow);
             if (overflow)
                 break;
             continue;

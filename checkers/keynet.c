@@ -141,6 +141,8 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
             keynet_free(kn);
             return NULL;
         }
+    kn->unsafe = UINT64_MAX;
+    (void)keynet_tabulate(kn, cn, st);
     return kn;
 }
 
@@ -153,6 +155,8 @@ void keynet_free(keynet_t *kn)
     free(kn->full_fields);
     free(kn->en);
     free(kn->field_mask);
+    free(kn->chunks);
+    free(kn->tab);
     free(kn);
 }
 
@@ -229,8 +233,25 @@ static uint32_t enabled_by_scan(keynet_t *kn, const uint64_t k[2], uint32_t *ena
     return kn->words == 1 ? scan_words(kn, k, enabled, 1) : scan_words(kn, k, enabled, 2);
 }
 
+/* One entry a chunk, and together (keytab.c). */
+static uint32_t enabled_by_table(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)
+{
+    uint64_t acc = kn->tab_init;
+    const keynet_chunk *c = kn->chunks, *end = c + kn->nchunks;
+    for (; c < end; c++)
+        acc &= kn->tab[c->base + ((k[c->word] >> c->shift) & c->mask)];
+    uint64_t on = acc & UINT32_MAX;
+    kn->unsafe = on & ~(acc >> 32);
+    uint32_t n = 0;
+    for (; on; on &= on - 1)
+        enabled[n++] = (uint32_t)__builtin_ctzll(on);
+    return n;
+}
+
 uint32_t keynet_enabled(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)
 {
+    if (kn->tab)
+        return enabled_by_table(kn, k, enabled);
     if (kn->ntransitions <= SCAN_MAX) {
         /* SCAN_MAX < 64: one word of bits */
         kn->valid = 1;

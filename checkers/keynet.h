@@ -58,6 +58,14 @@ typedef struct keynet_trans {
     int overflows;             /* every firing leaves a field */
 } keynet_trans;
 
+/* A chunk of a key (keytab.c): its bits (word >> shift) & mask index
+ * the table's entries from base on. */
+typedef struct keynet_chunk {
+    uint32_t base;
+    uint8_t word, shift;
+    uint64_t mask;
+} keynet_chunk;
+
 typedef struct keynet {
     uint32_t ntransitions;
     unsigned words;            /* 1 or 2 */
@@ -71,7 +79,19 @@ typedef struct keynet {
     const uint32_t *consumers_start, *consumers;
     uint32_t owner[128];       /* place of each key bit (UINT32_MAX: none) */
     uint64_t *field_mask;      /* per place: its field's bits in its word */
+    /* enabledness by table (keytab.c), when tab is not NULL */
+    keynet_chunk *chunks;
+    uint32_t nchunks, tab_entries;
+    uint64_t *tab;
+    uint64_t tab_init;
+    /* the enabled transitions of the last key keynet_enabled was given
+     * whose firing leaves a field; with tab only, else all ones */
+    uint64_t unsafe;
 } keynet_t;
+
+/* Tables for keynet_enabled (keytab.c): 1 made, 0 not for this net
+ * (more than 32 transitions, or fields too wide) or no memory. */
+int keynet_tabulate(keynet_t *kn, const cnet_t *cn, const store_t *st);
 
 /* NULL when st's keys are not fixed-width keys of at most two words, or
  * on no memory. */
@@ -126,7 +146,8 @@ static inline int keynet_enabled_in(const keynet_t *kn, uint32_t t, const uint64
     return keynet_enabled_words(kn, t, k, kn->words);
 }
 
-/* The transitions enabled in k, ascending, into enabled; their number. */
+/* The transitions enabled in k, ascending, into enabled; their number.
+ * Sets kn->unsafe. */
 uint32_t keynet_enabled(keynet_t *kn, const uint64_t k[2], uint32_t *enabled);
 
 /* The successor of k under t, enabled in k, into s; 0 when a count would
@@ -146,6 +167,18 @@ static inline __attribute__((always_inline)) int keynet_fire_in(const keynet_t *
     s[0] = lo;
     s[1] = words == 2 ? k[1] + tr->delta[1] + (lo < k[0]) : 0;
     return 1;
+}
+
+/* The successor of k under t when kn->unsafe says it stays in its
+ * fields: no test. */
+static inline __attribute__((always_inline)) void keynet_fire_safe(const keynet_t *kn, uint32_t t,
+                                                                  const uint64_t k[2],
+                                                                  uint64_t s[2], unsigned words)
+{
+    const keynet_trans *tr = &kn->tr[t];
+    uint64_t lo = k[0] + tr->delta[0];
+    s[0] = lo;
+    s[1] = words == 2 ? k[1] + tr->delta[1] + (lo < k[0]) : 0;
 }
 
 static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2], uint64_t s[2])

@@ -11,6 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The widest field of a key. */
+static unsigned widest_field(const store_t *st, uint32_t P)
+{
+    unsigned widest = 0;
+    for (uint32_t p = 0; p < P; p++) {
+        unsigned word, shift;
+        uint64_t max;
+        store_field(st, p, &word, &shift, &max);
+        unsigned width = max ? 64u - (unsigned)__builtin_clzll(max) : 0;
+        widest = width > widest ? width : widest;
+    }
+    return widest;
+}
+
 static uint64_t rng = 0x6a09e667f3bcc908ull;
 static uint32_t pick(uint32_t n) { return (uint32_t)(unit_rand(&rng) % n); }
 
@@ -69,7 +83,7 @@ typedef struct world {
     nc_count *m, *m2;
     uint32_t *enabled;
     size_t len;
-    int bad_enabled, bad_fire, bad_list;
+    int bad_enabled, bad_fire, bad_list, bad_unsafe;
 } world;
 
 /* Compares everything keynet says of the marking w->m with the net. */
@@ -96,6 +110,9 @@ static void compare(world *w)
             w->m2[p] += (nc_count)cn->eff_delta[i];
             fits &= w->m2[p] <= w->max[p];
         }
+        /* a table's verdict on t, made once for the whole key */
+        if (w->kn->tab && (int)(w->kn->unsafe >> t & 1) == fits)
+            w->bad_unsafe++;
         int fired = keynet_fire(w->kn, t, k, s);
         if (fired != fits) {
             w->bad_fire++;
@@ -107,22 +124,35 @@ static void compare(world *w)
         keynet_store(got, s);
         if (store_encode(w->st, w->m2, w->key2) != w->len || memcmp(got, w->key2, w->len) != 0)
             w->bad_fire++;
+        uint64_t safe[2];
+        keynet_fire_safe(w->kn, t, k, safe, w->kn->words);
+        if (safe[0] != s[0] || safe[1] != s[1])
+            w->bad_fire++;
     }
     if (seen != n)
         w->bad_list++;
+    if (w->kn->tab && (w->kn->unsafe & ~w->kn->tab_init))
+        w->bad_unsafe++;   /* only enabled transitions are unsafe */
 }
 
 static void test_random_nets(void)
 {
     int nets = 0, many = 0, two_words = 0, too_wide = 0, not_made = 0, overflows_seen = 0;
-    int bad_enabled = 0, bad_fire = 0, bad_list = 0;
+    int tabled = 0, tabled_two_words = 0, tables_wrong = 0, bad_enabled = 0, bad_fire = 0, bad_list = 0,
+        bad_unsafe = 0;
     for (int round = 0; round < 400; round++) {
-        /* past 32 transitions the enabled list is kept incrementally */
-        uint32_t P = 1 + pick(12), T = round % 3 ? 1 + pick(10) : 33 + pick(40);
+        /* past 32 transitions the enabled list is kept incrementally and
+         * there are no tables; many narrow fields make keys of two words
+         * that have them */
+        int narrow = round % 5 == 4;
+        uint32_t P = narrow ? 20 + pick(8) : 1 + pick(12);
+        uint32_t T = round % 3 ? 1 + pick(10) : 33 + pick(40);
         net_t *net = random_net(P, T);
         const cnet_t *cn = nc_compile(net);
-        uint8_t bits[16];
+        uint8_t bits[28];
         random_bits(bits, P);
+        for (uint32_t p = 0; narrow && p < P; p++)
+            bits[p] = (uint8_t)(2 + pick(3));
         store_t *st = store_new_packed(P, bits, (size_t)64 << 20, STORE_KEYS);
         keynet_t *kn = st ? keynet_new(cn, st) : NULL;
         if (!st || store_key_words(st) > 2) {
@@ -140,10 +170,18 @@ static void test_random_nets(void)
         }
         nets++;
         many += T > 32;
+        tabled += kn->tab != NULL;
+        tabled_two_words += kn->tab && store_key_words(st) == 2;
+        /* tables: never past 32 transitions or for a field of more than
+         * 12 bits; always for fields of up to 4 bits (up to 28 places
+         * of them need 28 tables of 256 entries at most) */
+        unsigned widest = widest_field(st, P);
+        if (kn->tab ? T > 32 || widest > 12 : T <= 32 && widest <= 4)
+            tables_wrong++;
         two_words += store_key_words(st) == 2;
         world w = {cn, st, kn, calloc(P, sizeof(uint64_t)), malloc(store_key_max(st)),
                    malloc(store_key_max(st)), calloc(P, sizeof(nc_count)),
-                   calloc(P, sizeof(nc_count)), calloc(T, sizeof(uint32_t)), 0, 0, 0, 0};
+                   calloc(P, sizeof(nc_count)), calloc(T, sizeof(uint32_t)), 0, 0, 0, 0, 0};
         for (uint32_t p = 0; p < P; p++) {
             unsigned word, shift;
             store_field(st, p, &word, &shift, &w.max[p]);
@@ -165,6 +203,7 @@ static void test_random_nets(void)
         bad_enabled += w.bad_enabled;
         bad_fire += w.bad_fire;
         bad_list += w.bad_list;
+        bad_unsafe += w.bad_unsafe;
         free(w.max);
         free(w.key);
         free(w.key2);
@@ -181,6 +220,12 @@ static void test_random_nets(void)
     CHECK(too_wide == 0 && not_made == 0,
           "keynet made for every key of at most two words and no other (%d, %d wrong)", too_wide,
           not_made);
+    CHECK(tabled > 100 && tabled_two_words > 5,
+          "nets of up to 32 transitions with narrow fields get tables, on keys of one and two "
+          "words (%d, %d)", tabled, tabled_two_words);
+    CHECK(tables_wrong == 0, "tables made for the nets they are for (%d wrong)", tables_wrong);
+    CHECK(bad_unsafe == 0, "a table's unsafe transitions are the enabled ones that leave a field "
+          "(%d differ)", bad_unsafe);
     CHECK(overflows_seen > 0, "firings that leave a field are met (%d)", overflows_seen);
     CHECK(bad_enabled == 0, "enabling on keys is the net's (%d differ)", bad_enabled);
     CHECK(bad_list == 0, "incremental enabled lists are the full ones (%d differ)", bad_list);
