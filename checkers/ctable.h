@@ -81,10 +81,20 @@ static inline uint64_t ctable_low_mask(unsigned n)
  * multiplication modulo 2^lo_bits each undo): equal keys must give equal
  * homes and different keys different (home, quotient) pairs, the mixing
  * only spreads homes evenly. */
+static inline uint64_t ctable_hash_word(const ctable *ct, uint64_t x);
+
 static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
 {
     uint64_t x = word_load(key) & ct->lo_keep;
-    if (!ct->hi_bits && ct->lo_bits < 64) {
+    if (!ct->hi_bits)
+        return ctable_hash_word(ct, x);
+    return word_mix(x ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
+}
+
+/* ctable_hash of a key of at most 64 bits (no hi_bits) whose bits are x. */
+static inline uint64_t ctable_hash_word(const ctable *ct, uint64_t x)
+{
+    if (ct->lo_bits < 64) {
         unsigned s = ct->mix_shift;
         x ^= x >> s;
         x = (x * UINT64_C(0xff51afd7ed558ccd)) & ct->lo_keep;
@@ -92,9 +102,7 @@ static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
         x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & ct->lo_keep;
         return x ^ (x >> s);
     }
-    if (!ct->hi_bits)
-        return word_mix(x);
-    return word_mix(x ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
+    return word_mix(x);
 }
 
 /* ---- lookups, inline: they run once an edge ---- */

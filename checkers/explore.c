@@ -73,6 +73,8 @@ struct explore {
     uint64_t cur_id, next_id;
     uint32_t nen, k;      /* enabled transitions, how many fired */
     uint32_t nfire;       /* how many of them to fire */
+    uint64_t fire_bits;   /* those not fired yet, when the keynet's tables
+                           * gave them and they all stay in their fields */
 
     uint32_t *enabled;
     uint32_t *fire;       /* the ones to fire: enabled, or reduced[] */
@@ -442,7 +444,17 @@ static void load_state(explore_t *ex, store_ref ref)
 {
     const uint8_t *key = store_key(ex->st, ref, NULL);
     /* the first state goes the long way: it sets m, marked and the base */
-    if (ex->by_key) {
+    if (ex->by_key && ex->kn->tab && !ex->kn->tab_words) {
+        keynet_load(ex->kn, key, ex->kcur);
+        ex->fire_bits = keynet_enabled_mask(ex->kn, ex->kcur);
+        ex->nen = (uint32_t)__builtin_popcountll(ex->fire_bits);
+        /* a firing that leaves a field is tested for on the way */
+        if (ex->kn->unsafe) {
+            uint32_t n = 0;
+            for (uint64_t on = ex->fire_bits; on; on &= on - 1)
+                ex->enabled[n++] = (uint32_t)__builtin_ctzll(on);
+        }
+    } else if (ex->by_key) {
         keynet_load(ex->kn, key, ex->kcur);
         ex->nen = keynet_enabled(ex->kn, ex->kcur, ex->enabled);
     } else if (ex->en_valid && store_is_packed(ex->st)) {
@@ -486,9 +498,15 @@ static int successor_key(explore_t *ex, uint32_t t, uint8_t *key, size_t *len)
  * loop runs once an edge, so what it reads of ex is read once, into
  * locals, and by_key (0, or the words of a key) is a constant in each of
  * its copies.  An overflow's step ends the batch (*overflow set). */
+/* How fire_steps finds the transitions to fire and their successors:
+ * from the list, each firing tested for leaving a field, or (on keys,
+ * when the keynet's tables said no firing does) untested, from the list
+ * or from fire_bits. */
+enum { FIRE_TESTED, FIRE_LIST, FIRE_BITS };
+
 static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, size_t nb,
                                                               size_t *used, size_t last,
-                                                              unsigned by_key, int checked,
+                                                              unsigned by_key, int mode,
                                                               int *overflow)
 {
     pending *b = ex->batch;
@@ -501,6 +519,8 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
     const uint64_t id = ex->cur_id;
     const size_t root_len = ex->root_len;
     uint32_t k = ex->k, end = ex->nfire;
+    uint64_t bits = ex->fire_bits;
+    const uint64_t lo_keep = ct ? ct->lo_keep : 0;
     size_t u = *used;
     /* room for so many: one test a step instead of three */
     if (end - k > BATCH_MAX - nb)
@@ -509,19 +529,38 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
         end = k + (uint32_t)((last - u) / root_len + 1);
     while (k < end && (by_key || u <= last)) {
         pending *p = &b[nb++];
-        uint32_t t = fire[k++];
+        uint32_t t;
+        if (mode != FIRE_BITS) {
+            t = fire[k];
+        } else {
+            t = (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+        }
+        k++;
         p->parent = parent;
         p->id = id;
         p->t = t;
         p->off = u;
+        if (by_key && mode != FIRE_TESTED) {
+            uint64_t succ[2];
+            keynet_fire_safe(kn, t, kcur, succ, by_key);
+            keynet_store(keys + u, succ);
+            p->len = root_len;
+            p->kind = P_SUCC;
+            if (!ct) {
+                p->hash = store_key_hash(ex->st, keys + u, root_len);
+                store_prefetch_slot(ex->st, p->hash);
+            } else {
+                p->hash = by_key == 1 ? ctable_hash_word(ct, succ[0] & lo_keep)
+                                      : ctable_hash(ct, keys + u);
+            }
+            u += root_len;
+            continue;
+        }
         size_t len = 0;
         if (by_key) {
             uint64_t succ[2];
-            if (!checked) {
-                keynet_fire_safe(kn, t, kcur, succ, by_key);
-                keynet_store(keys + u, succ);
-                len = root_len;
-            } else if (keynet_fire_in(kn, t, kcur, succ, by_key)) {
+            if (keynet_fire_in(kn, t, kcur, succ, by_key)) {
                 keynet_store(keys + u, succ);
                 len = root_len;
             } else {
@@ -547,6 +586,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
         u += len;
     }
     ex->k = k;
+    ex->fire_bits = bits;
     *used = u;
     return nb;
 }
@@ -567,16 +607,22 @@ static size_t fill_batch(explore_t *ex)
         }
         if (ex->k < ex->nfire) {
             int overflow = 0;
-            /* a state none of whose firings leaves a field (keynet_enabled
-             * said so) fires without a test */
+            /* a state none of whose firings leaves a field (the keynet's
+             * tables said so) fires without a test */
+            const keynet_t *kn = ex->kn;
+            int mode = !ex->by_key || kn->unsafe ? FIRE_TESTED
+                       : kn->tab_words           ? FIRE_LIST
+                                                 : FIRE_BITS;
             if (!ex->by_key)
-                nb = fire_steps(ex, nb, &used, last, 0, 1, &overflow);
-            else if (ex->kn->words == 1)
-                nb = ex->kn->unsafe ? fire_steps(ex, nb, &used, last, 1, 1, &overflow)
-                                    : fire_steps(ex, nb, &used, last, 1, 0, &overflow);
+                nb = fire_steps(ex, nb, &used, last, 0, FIRE_TESTED, &overflow);
+            else if (kn->words == 1)
+                nb = mode == FIRE_TESTED ? fire_steps(ex, nb, &used, last, 1, FIRE_TESTED, &overflow)
+                     : mode == FIRE_LIST ? fire_steps(ex, nb, &used, last, 1, FIRE_LIST, &overflow)
+                                         : fire_steps(ex, nb, &used, last, 1, FIRE_BITS, &overflow);
             else
-                nb = ex->kn->unsafe ? fire_steps(ex, nb, &used, last, 2, 1, &overflow)
-                                    : fire_steps(ex, nb, &used, last, 2, 0, &overflow);
+                nb = mode == FIRE_TESTED ? fire_steps(ex, nb, &used, last, 2, FIRE_TESTED, &overflow)
+                     : mode == FIRE_LIST ? fire_steps(ex, nb, &used, last, 2, FIRE_LIST, &overflow)
+                                         : fire_steps(ex, nb, &used, last, 2, FIRE_BITS, &overflow);
             if (overflow)
                 break;
             continue;
@@ -745,6 +791,10 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     ex->name = v->name;
     ex->start = mono_now();
     ex->by_key = ex->kn && !ex->reducer;
+    if (ex->opt->verbose && ex->by_key)
+        fprintf(stderr, "explore: enabledness on keys, %s\n",
+                ex->kn->tab ? "by tables" : ex->kn->ntransitions > 32 ? "tested again on changes"
+                                                                      : "tested");
     if (ex->opt->timeout > 0)
         store_set_deadline(ex->st, ex->start + ex->opt->timeout);
     progress_start(&ex->prog, ex->opt, ex->name ? ex->name : "explore", "queue", ex->start);

@@ -112,7 +112,9 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
     kn->full_fields = calloc(cn->eff_start[T] + 1, sizeof *kn->full_fields);
     kn->en = calloc((T + 63) / 64 + 1, sizeof *kn->en);
     kn->field_mask = calloc(P ? P : 1, sizeof *kn->field_mask);
-    if (!kn->tr || !kn->need_fields || !kn->full_fields || !kn->en || !kn->field_mask) {
+    kn->delta0 = calloc(T ? T : 1, sizeof *kn->delta0);
+    if (!kn->tr || !kn->need_fields || !kn->full_fields || !kn->en || !kn->field_mask ||
+        !kn->delta0) {
         keynet_free(kn);
         return NULL;
     }
@@ -141,6 +143,8 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
             keynet_free(kn);
             return NULL;
         }
+    for (uint32_t t = 0; t < T; t++)
+        kn->delta0[t] = kn->tr[t].delta[0];
     kn->unsafe = UINT64_MAX;
     (void)keynet_tabulate(kn, cn, st);
     return kn;
@@ -155,6 +159,7 @@ void keynet_free(keynet_t *kn)
     free(kn->full_fields);
     free(kn->en);
     free(kn->field_mask);
+    free(kn->delta0);
     free(kn->chunks);
     free(kn->tab);
     free(kn);
@@ -233,15 +238,42 @@ static uint32_t enabled_by_scan(keynet_t *kn, const uint64_t k[2], uint32_t *ena
     return kn->words == 1 ? scan_words(kn, k, enabled, 1) : scan_words(kn, k, enabled, 2);
 }
 
-/* One entry a chunk, and together (keytab.c). */
+/* Entries of two sets of W words: one and a chunk for each word.
+ * Copied for each W. */
+static inline __attribute__((always_inline)) uint32_t
+enabled_by_sets(keynet_t *kn, const uint64_t k[2], uint32_t *enabled, unsigned W)
+{
+    uint64_t acc[2 * KEYTAB_WORDS_MAX];
+    for (unsigned w = 0; w < 2 * W; w++)
+        acc[w] = kn->tab_init[w];
+    const keynet_chunk *c = kn->chunks, *end = c + kn->nchunks;
+    for (; c < end; c++) {
+        const uint64_t *e = kn->tab + c->base + ((k[c->word] >> c->shift) & c->mask) * 2 * W;
+        for (unsigned w = 0; w < 2 * W; w++)
+            acc[w] &= e[w];
+    }
+    uint32_t n = 0;
+    kn->unsafe = 0;
+    for (unsigned w = 0; w < W; w++) {
+        kn->unsafe_bits[w] = acc[w] & ~acc[W + w];
+        kn->unsafe |= kn->unsafe_bits[w];
+        for (uint64_t on = acc[w]; on; on &= on - 1)
+            enabled[n++] = 64 * w + (uint32_t)__builtin_ctzll(on);
+    }
+    return n;
+}
+
 static uint32_t enabled_by_table(keynet_t *kn, const uint64_t k[2], uint32_t *enabled)
 {
-    uint64_t acc = kn->tab_init;
-    const keynet_chunk *c = kn->chunks, *end = c + kn->nchunks;
-    for (; c < end; c++)
-        acc &= kn->tab[c->base + ((k[c->word] >> c->shift) & c->mask)];
-    uint64_t on = acc & UINT32_MAX;
-    kn->unsafe = on & ~(acc >> 32);
+    switch (kn->tab_words) {
+    case 0: break;
+    case 1: return enabled_by_sets(kn, k, enabled, 1);
+    case 2: return enabled_by_sets(kn, k, enabled, 2);
+    case 3: return enabled_by_sets(kn, k, enabled, 3);
+    default: return enabled_by_sets(kn, k, enabled, KEYTAB_WORDS_MAX);
+    }
+    uint64_t on = keynet_enabled_mask(kn, k);
+    kn->unsafe_bits[0] = kn->unsafe;
     uint32_t n = 0;
     for (; on; on &= on - 1)
         enabled[n++] = (uint32_t)__builtin_ctzll(on);

@@ -58,6 +58,9 @@ typedef struct keynet_trans {
     int overflows;             /* every firing leaves a field */
 } keynet_trans;
 
+/* Tables serve nets of up to 64 * KEYTAB_WORDS_MAX transitions. */
+#define KEYTAB_WORDS_MAX 4u
+
 /* A chunk of a key (keytab.c): its bits (word >> shift) & mask index
  * the table's entries from base on. */
 typedef struct keynet_chunk {
@@ -79,18 +82,26 @@ typedef struct keynet {
     const uint32_t *consumers_start, *consumers;
     uint32_t owner[128];       /* place of each key bit (UINT32_MAX: none) */
     uint64_t *field_mask;      /* per place: its field's bits in its word */
-    /* enabledness by table (keytab.c), when tab is not NULL */
+    uint64_t *delta0;          /* per transition: tr->delta[0], packed */
+    /* enabledness by table (keytab.c), when tab is not NULL: entries of
+     * tab_stride words; tab_words 0 for one word holding both halves
+     * (at most 32 transitions), else the words of each half */
     keynet_chunk *chunks;
     uint32_t nchunks, tab_entries;
+    unsigned tab_words, tab_stride;
     uint64_t *tab;
-    uint64_t tab_init;
+    uint64_t tab_init[2 * KEYTAB_WORDS_MAX];
     /* the enabled transitions of the last key keynet_enabled was given
-     * whose firing leaves a field; with tab only, else all ones */
+     * whose firing leaves a field, with tab only: unsafe_bits says which
+     * (bit t of word t / 64), unsafe is 0 when none does; without tab,
+     * unsafe is all ones */
     uint64_t unsafe;
+    uint64_t unsafe_bits[KEYTAB_WORDS_MAX];
 } keynet_t;
 
 /* Tables for keynet_enabled (keytab.c): 1 made, 0 not for this net
- * (more than 32 transitions, or fields too wide) or no memory. */
+ * (too many transitions, fields too wide, tables too big) or no
+ * memory. */
 int keynet_tabulate(keynet_t *kn, const cnet_t *cn, const store_t *st);
 
 /* NULL when st's keys are not fixed-width keys of at most two words, or
@@ -146,6 +157,20 @@ static inline int keynet_enabled_in(const keynet_t *kn, uint32_t t, const uint64
     return keynet_enabled_words(kn, t, k, kn->words);
 }
 
+/* With tables of one-word entries (kn->tab, kn->tab_words 0): the
+ * transitions enabled in k as bits (t is bit t); sets kn->unsafe.
+ * Inline: it runs once a state. */
+static inline uint64_t keynet_enabled_mask(keynet_t *kn, const uint64_t k[2])
+{
+    uint64_t acc = kn->tab_init[0];
+    const keynet_chunk *c = kn->chunks, *end = c + kn->nchunks;
+    for (; c < end; c++)
+        acc &= kn->tab[c->base + ((k[c->word] >> c->shift) & c->mask)];
+    uint64_t on = acc & UINT32_MAX;
+    kn->unsafe = on & ~(acc >> 32);
+    return on;
+}
+
 /* The transitions enabled in k, ascending, into enabled; their number.
  * Sets kn->unsafe. */
 uint32_t keynet_enabled(keynet_t *kn, const uint64_t k[2], uint32_t *enabled);
@@ -175,10 +200,15 @@ static inline __attribute__((always_inline)) void keynet_fire_safe(const keynet_
                                                                   const uint64_t k[2],
                                                                   uint64_t s[2], unsigned words)
 {
+    if (words == 1) {
+        s[0] = k[0] + kn->delta0[t];
+        s[1] = 0;
+        return;
+    }
     const keynet_trans *tr = &kn->tr[t];
     uint64_t lo = k[0] + tr->delta[0];
     s[0] = lo;
-    s[1] = words == 2 ? k[1] + tr->delta[1] + (lo < k[0]) : 0;
+    s[1] = k[1] + tr->delta[1] + (lo < k[0]);
 }
 
 static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2], uint64_t s[2])

@@ -1,4 +1,4 @@
-/* keytab: enabledness of a small net by table lookups on its keys.
+/* keytab: enabledness by table lookups on keys.
  *
  * Whether t is enabled, and whether firing it keeps every count within
  * its field, is a conjunction of one condition a place: count >= need,
@@ -10,20 +10,22 @@
  * (about 40 instructions each on SmallOperatingSystem), and firings need
  * no test of their own when no enabled transition leaves a field.
  *
- * An entry is a word: the transitions enabled as far as the chunk tells
- * in its low 32 bits, those whose firing the chunk lets stay in its
- * fields in the high 32.  Hence at most 32 transitions. */
+ * An entry of a net of at most 32 transitions is one word: the
+ * transitions enabled as far as the chunk tells in its low half, those
+ * whose firing the chunk lets stay in its fields in the high half.  Past
+ * 32, an entry is two bit sets of `words` words each, in that order. */
 #include "checkers/keynet.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A chunk spans at most this many bits, unless one field is wider: such
  * a field makes a chunk of its own, up to KEYTAB_FIELD_MAX bits.  The
- * tables of a net must fit KEYTAB_ENTRIES_MAX entries (128 KB), so that
- * they stay in the cache. */
+ * tables of a net must fit KEYTAB_BYTES_MAX, so that they stay in the
+ * cache. */
 #define KEYTAB_CHUNK_BITS 8u
 #define KEYTAB_FIELD_MAX 12u
-#define KEYTAB_ENTRIES_MAX ((uint32_t)1 << 14)
+#define KEYTAB_BYTES_MAX ((size_t)256 << 10)
 
 typedef struct field {
     uint32_t place;
@@ -54,25 +56,30 @@ static void conditions_of(const cnet_t *cn, uint32_t p, nc_count *need, int64_t 
     }
 }
 
-/* The bits of an entry that a count v of a field with these conditions
- * clears. */
-static uint64_t blocked(uint32_t T, const nc_count *need, const int64_t *delta, uint64_t v,
-                        uint64_t max)
+static void clear_bit(uint64_t *e, size_t bit)
 {
-    uint64_t off = 0;
-    for (uint32_t t = 0; t < T; t++) {
+    e[bit / 64] &= ~(UINT64_C(1) << (bit % 64));
+}
+
+/* Clears in the entry e what a count v of a field with these conditions
+ * forbids. */
+static void restrict_entry(const keynet_t *kn, uint64_t *e, const nc_count *need,
+                           const int64_t *delta, uint64_t v, uint64_t max)
+{
+    size_t safe_at = kn->tab_words ? 64 * (size_t)kn->tab_words : 32;
+    for (uint32_t t = 0; t < kn->ntransitions; t++) {
         if (v < need[t])
-            off |= UINT64_C(1) << t;
+            clear_bit(e, t);
         if (delta[t] > 0 && (uint64_t)delta[t] > max - v)
-            off |= UINT64_C(1) << (32 + t);
+            clear_bit(e, safe_at + t);
     }
-    return off;
 }
 
 /* Cuts the sorted fields into chunks (chunks and their first fields into
  * kn and first[]); 0 when a field is too wide or the tables too big. */
 static uint32_t cut(keynet_t *kn, const field *f, uint32_t n, uint32_t *first)
 {
+    size_t entry_bytes = kn->tab_stride * sizeof(uint64_t);
     uint32_t nchunks = 0, entries = 0;
     for (uint32_t i = 0; i < n;) {
         if (f[i].width > KEYTAB_FIELD_MAX)
@@ -84,10 +91,10 @@ static uint32_t cut(keynet_t *kn, const field *f, uint32_t n, uint32_t *first)
             span = f[j].shift + f[j].width - f[i].shift;
             j++;
         }
-        if (entries + (UINT32_C(1) << span) > KEYTAB_ENTRIES_MAX)
+        if ((entries + (UINT32_C(1) << span)) * entry_bytes > KEYTAB_BYTES_MAX)
             return 0;
         keynet_chunk *c = &kn->chunks[nchunks];
-        c->base = entries;
+        c->base = entries * kn->tab_stride;
         c->word = (uint8_t)f[i].word;
         c->shift = (uint8_t)f[i].shift;
         c->mask = (UINT64_C(1) << span) - 1;
@@ -103,17 +110,39 @@ static uint32_t cut(keynet_t *kn, const field *f, uint32_t n, uint32_t *first)
 static void fill(keynet_t *kn, const cnet_t *cn, const field *f, const uint32_t *first,
                  nc_count *need, int64_t *delta)
 {
-    uint32_t T = cn->ntransitions;
+    size_t stride = kn->tab_stride;
     for (uint32_t c = 0; c < kn->nchunks; c++) {
         const keynet_chunk *ch = &kn->chunks[c];
         uint64_t *tab = kn->tab + ch->base;
         for (uint64_t v = 0; v <= ch->mask; v++)
-            tab[v] = UINT64_MAX;
+            memcpy(tab + v * stride, kn->tab_init, stride * sizeof *tab);
         for (uint32_t i = first[c]; i < first[c + 1]; i++) {
             conditions_of(cn, f[i].place, need, delta);
             for (uint64_t v = 0; v <= ch->mask; v++)
-                tab[v] &= ~blocked(T, need, delta, (v >> (f[i].shift - ch->shift)) & f[i].max,
-                                   f[i].max);
+                restrict_entry(kn, tab + v * stride, need, delta,
+                               (v >> (f[i].shift - ch->shift)) & f[i].max, f[i].max);
+        }
+    }
+}
+
+/* tab_init: every transition, as far as the places with no field (a
+ * count of 0 in every key) allow. */
+static void initial_entry(keynet_t *kn, const cnet_t *cn, const store_t *st, nc_count *need,
+                          int64_t *delta)
+{
+    uint32_t T = cn->ntransitions;
+    size_t safe_at = kn->tab_words ? 64 * (size_t)kn->tab_words : 32;
+    for (uint32_t t = 0; t < T; t++) {
+        kn->tab_init[t / 64] |= UINT64_C(1) << (t % 64);
+        kn->tab_init[(safe_at + t) / 64] |= UINT64_C(1) << ((safe_at + t) % 64);
+    }
+    for (uint32_t p = 0; p < cn->nplaces; p++) {
+        unsigned word, shift;
+        uint64_t max;
+        store_field(st, p, &word, &shift, &max);
+        if (!max) {
+            conditions_of(cn, p, need, delta);
+            restrict_entry(kn, kn->tab_init, need, delta, 0, 0);
         }
     }
 }
@@ -121,8 +150,10 @@ static void fill(keynet_t *kn, const cnet_t *cn, const field *f, const uint32_t 
 int keynet_tabulate(keynet_t *kn, const cnet_t *cn, const store_t *st)
 {
     uint32_t P = cn->nplaces, T = cn->ntransitions;
-    if (T > 32)
+    if (T > 64 * KEYTAB_WORDS_MAX)
         return 0;
+    kn->tab_words = T <= 32 ? 0 : (T + 63) / 64;
+    kn->tab_stride = kn->tab_words ? 2 * kn->tab_words : 1;
     field *f = calloc(P ? P : 1, sizeof *f);
     uint32_t *first = calloc(P + 1, sizeof *first);
     nc_count *need = calloc(T ? T : 1, sizeof *need);
@@ -130,26 +161,21 @@ int keynet_tabulate(keynet_t *kn, const cnet_t *cn, const store_t *st)
     kn->chunks = calloc(P ? P : 1, sizeof *kn->chunks);
     int ok = f && first && need && delta && kn->chunks;
     uint32_t n = 0;
-    uint64_t all = T ? (UINT64_C(1) << T) - 1 : 0;
-    kn->tab_init = all | all << 32;
     for (uint32_t p = 0; ok && p < P; p++) {
         unsigned word, shift;
         uint64_t max;
         store_field(st, p, &word, &shift, &max);
-        if (!max) {
-            /* no field: the count is 0 in every key */
-            conditions_of(cn, p, need, delta);
-            kn->tab_init &= ~blocked(T, need, delta, 0, 0);
-            continue;
-        }
-        f[n++] = (field){p, word, shift, 64u - (unsigned)__builtin_clzll(max), max};
+        if (max)
+            f[n++] = (field){p, word, shift, 64u - (unsigned)__builtin_clzll(max), max};
     }
     if (ok) {
+        initial_entry(kn, cn, st, need, delta);
         qsort(f, n, sizeof *f, by_position);
         kn->nchunks = cut(kn, f, n, first);
         ok = kn->nchunks > 0 || n == 0;
     }
-    if (ok && (kn->tab = calloc(kn->tab_entries ? kn->tab_entries : 1, sizeof *kn->tab)))
+    if (ok && (kn->tab = calloc(kn->tab_entries ? (size_t)kn->tab_entries * kn->tab_stride : 1,
+                                sizeof *kn->tab)))
         fill(kn, cn, f, first, need, delta);
     free(f);
     free(first);

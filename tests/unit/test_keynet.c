@@ -1,9 +1,9 @@
 /* keynet: enabling, firing and field overflow computed on fixed-width
  * keys agree with the net's own rule (cn_enabled and the counts) on
- * random nets, field widths and markings, one key word and two; the
- * incremental enabled list of nets of more than 32 transitions agrees
- * with a full test along sequences of markings a few places apart, as a
- * search's queue gives them. */
+ * random nets, field widths and markings, one key word and two; so do
+ * the tables of keytab.c, and the incremental enabled list of nets of
+ * more than 32 transitions that have none, along sequences of markings a
+ * few places apart, as a search's queue gives them. */
 #include "checkers/keynet.h"
 #include "checkers/store.h"
 #include "unit.h"
@@ -94,15 +94,19 @@ static void compare(world *w)
     w->len = store_encode(w->st, w->m, w->key);
     uint64_t k[2], s[2];
     keynet_load(w->kn, w->key, k);
-    uint32_t n = keynet_enabled(w->kn, k, w->enabled), seen = 0;
+    uint32_t n = keynet_enabled(w->kn, k, w->enabled), seen = 0, unsafe_seen = 0;
     for (uint32_t t = 0; t < T; t++) {
         int en = cn_enabled(cn, w->m, t);
         if (en != keynet_enabled_in(w->kn, t, k))
             w->bad_enabled++;
         if (en && (seen >= n || w->enabled[seen++] != t))
             w->bad_list++;
-        if (!en)
+        /* a table's verdict on t, made once for the whole key */
+        int unsafe = w->kn->tab && (w->kn->unsafe_bits[t / 64] >> (t % 64) & 1);
+        if (!en) {
+            w->bad_unsafe += unsafe;   /* only enabled transitions are unsafe */
             continue;
+        }
         memcpy(w->m2, w->m, P * sizeof *w->m2);
         int fits = 1;
         for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
@@ -110,8 +114,8 @@ static void compare(world *w)
             w->m2[p] += (nc_count)cn->eff_delta[i];
             fits &= w->m2[p] <= w->max[p];
         }
-        /* a table's verdict on t, made once for the whole key */
-        if (w->kn->tab && (int)(w->kn->unsafe >> t & 1) == fits)
+        unsafe_seen += !fits;
+        if (w->kn->tab && unsafe == fits)
             w->bad_unsafe++;
         int fired = keynet_fire(w->kn, t, k, s);
         if (fired != fits) {
@@ -131,14 +135,15 @@ static void compare(world *w)
     }
     if (seen != n)
         w->bad_list++;
-    if (w->kn->tab && (w->kn->unsafe & ~w->kn->tab_init))
-        w->bad_unsafe++;   /* only enabled transitions are unsafe */
+    if (w->kn->tab && (w->kn->unsafe != 0) != (unsafe_seen != 0))
+        w->bad_unsafe++;
 }
 
 static void test_random_nets(void)
 {
     int nets = 0, many = 0, two_words = 0, too_wide = 0, not_made = 0, overflows_seen = 0;
-    int tabled = 0, tabled_two_words = 0, tables_wrong = 0, bad_enabled = 0, bad_fire = 0, bad_list = 0,
+    int tabled = 0, tabled_two_words = 0, tabled_sets = 0, tabled_sets_wide = 0, incremental = 0;
+    int tables_wrong = 0, bad_enabled = 0, bad_fire = 0, bad_list = 0,
         bad_unsafe = 0;
     for (int round = 0; round < 400; round++) {
         /* past 32 transitions the enabled list is kept incrementally and
@@ -146,7 +151,7 @@ static void test_random_nets(void)
          * that have them */
         int narrow = round % 5 == 4;
         uint32_t P = narrow ? 20 + pick(8) : 1 + pick(12);
-        uint32_t T = round % 3 ? 1 + pick(10) : 33 + pick(40);
+        uint32_t T = round % 3 ? 1 + pick(10) : 33 + pick(100);
         net_t *net = random_net(P, T);
         const cnet_t *cn = nc_compile(net);
         uint8_t bits[28];
@@ -172,11 +177,15 @@ static void test_random_nets(void)
         many += T > 32;
         tabled += kn->tab != NULL;
         tabled_two_words += kn->tab && store_key_words(st) == 2;
-        /* tables: never past 32 transitions or for a field of more than
-         * 12 bits; always for fields of up to 4 bits (up to 28 places
-         * of them need 28 tables of 256 entries at most) */
+        tabled_sets += kn->tab && T > 32;
+        tabled_sets_wide += kn->tab && T > 64;
+        incremental += !kn->tab && T > 32;
+        /* tables: never for a field of more than 12 bits; always for
+         * fields of up to 4 bits: two of them share a chunk, so up to 28
+         * places need 14 tables of 256 entries, of 48 bytes at most (two
+         * sets of three words, for up to 192 transitions) */
         unsigned widest = widest_field(st, P);
-        if (kn->tab ? T > 32 || widest > 12 : T <= 32 && widest <= 4)
+        if (kn->tab ? widest > 12 : widest <= 4)
             tables_wrong++;
         two_words += store_key_words(st) == 2;
         world w = {cn, st, kn, calloc(P, sizeof(uint64_t)), malloc(store_key_max(st)),
@@ -220,9 +229,10 @@ static void test_random_nets(void)
     CHECK(too_wide == 0 && not_made == 0,
           "keynet made for every key of at most two words and no other (%d, %d wrong)", too_wide,
           not_made);
-    CHECK(tabled > 100 && tabled_two_words > 5,
-          "nets of up to 32 transitions with narrow fields get tables, on keys of one and two "
-          "words (%d, %d)", tabled, tabled_two_words);
+    CHECK(tabled > 100 && tabled_two_words > 5 && tabled_sets > 20 && tabled_sets_wide > 10,
+          "nets with narrow fields get tables, on keys of one and two words, past 32 and 64 "
+          "transitions (%d, %d, %d, %d)", tabled, tabled_two_words, tabled_sets, tabled_sets_wide);
+    CHECK(incremental > 20, "nets of more than 32 transitions and no tables (%d)", incremental);
     CHECK(tables_wrong == 0, "tables made for the nets they are for (%d wrong)", tables_wrong);
     CHECK(bad_unsafe == 0, "a table's unsafe transitions are the enabled ones that leave a field "
           "(%d differ)", bad_unsafe);
