@@ -219,14 +219,20 @@ static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, 
 /* Touches the slots a lookup of x starts with.  Forced inline: gcc 12
  * judges a function that only prefetches to have no effect, and deletes
  * the calls to it (the search then ran half as fast again). */
-static inline __attribute__((always_inline)) void ctable_prefetch(const ctable *ct, uint64_t x)
+static inline __attribute__((always_inline)) void ctable_prefetch_home(const ctable *ct,
+                                                                      uint64_t home)
 {
-    uint64_t home;
-    (void)ctable_split(ct, x, &home);
     /* a probe reads a few slots on from home, often into the next line */
     const uint8_t *p = ct->slots + home * ct->slot_bytes;
     __builtin_prefetch(p);
     __builtin_prefetch(p + 64);
+}
+
+static inline __attribute__((always_inline)) void ctable_prefetch(const ctable *ct, uint64_t x)
+{
+    uint64_t home;
+    (void)ctable_split(ct, x, &home);
+    ctable_prefetch_home(ct, home);
 }
 
 /* Where a key is or would go (ctable_locate), for ctable_put. */

@@ -56,6 +56,9 @@ typedef struct pending {
     size_t off, len;
     uint64_t hash, id;
     store_ref parent;
+    /* a compact table's split of hash, as the table is when the batch is
+     * filled: its home slot, and the quotient */
+    uint64_t home, q;
 } pending;
 
 struct explore {
@@ -553,6 +556,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
             } else {
                 p->hash = by_key == 1 ? ctable_hash_word(ct, succ[0] & lo_keep)
                                       : ctable_hash(ct, keys + u);
+                p->q = ctable_split(ct, p->hash, &p->home);
             }
             u += root_len;
             continue;
@@ -579,6 +583,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
         p->kind = P_SUCC;
         if (ct) {
             p->hash = ctable_hash(ct, keys + u);
+            p->q = ctable_split(ct, p->hash, &p->home);
         } else {
             p->hash = store_key_hash(ex->st, keys + u, len);
             store_prefetch_slot(ex->st, p->hash);
@@ -593,7 +598,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
 
 /* Stages A and B: steps of as many queued states as fit.  Stops after an
  * overflow, which ends the search once the steps before it are done. */
-static size_t fill_batch(explore_t *ex)
+static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
 {
     size_t nb = 0, used = 0, last = ex->bcap - store_key_max(ex->st);
     /* every step of the states before the one loaded last is done */
@@ -719,17 +724,29 @@ static inline __attribute__((always_inline)) void prefetch_step(const ctable *ct
                                                                const pending *p)
 {
     if (p->kind == P_SUCC)
-        ctable_prefetch(ct, p->hash);
+        ctable_prefetch_home(ct, p->home);
+}
+
+/* The table grew while the batch was drained: the steps after i are split
+ * again, for the new table.  A split for the old one is not merely slow
+ * in the new: its (home, quotient) may name another key there, which
+ * would pass a new state for a known one. */
+static void split_again(const ctable *ct, pending *b, size_t i, size_t nb)
+{
+    for (; i < nb; i++)
+        if (b[i].kind == P_SUCC)
+            b[i].q = ctable_split(ct, b[i].hash, &b[i].home);
 }
 
 /* Stage C.  A successor already in a compact table, the common case,
  * costs one lookup read in place, here; every other step is do_step's. */
-static int drain_batch(search *s, size_t nb)
+static __attribute__((noinline)) int drain_batch(search *s, size_t nb)
 {
     explore_t *ex = s->ex;
     const ctable *ct = ex->ct;
-    const pending *b = ex->batch;
+    pending *b = ex->batch;
     const uint8_t *keys = ex->bkeys;
+    uint64_t m = ct ? ct->m : 0;
     int (*on_edge)(void *, store_ref, uint32_t, store_ref, int) = s->v->on_edge;
     /* steps whose slots are prefetched: none without a compact table */
     size_t ahead_end = ct ? nb : 0;
@@ -739,8 +756,10 @@ static int drain_batch(search *s, size_t nb)
         const pending *p = &b[i];
         if (i + PREFETCH_AHEAD < ahead_end)
             prefetch_step(ct, &b[i + PREFETCH_AHEAD]);
-        ctable_pos pos;
-        if (ct && p->kind == P_SUCC && ctable_locate(ct, keys + p->off, p->hash, &pos) == 1) {
+        uint8_t *at;
+        unsigned dist;
+        if (ct && p->kind == P_SUCC &&
+            ctable_probe(ct, p->home, keys + p->off + 8, p->q, &at, &dist) == 1) {
             ex->edges++;
             if (on_edge && on_edge(s->ctx, p->parent, p->t, STORE_NO_REF, 0))
                 return -1;
@@ -748,6 +767,10 @@ static int drain_batch(search *s, size_t nb)
         }
         if (do_step(s, p) < 0)
             return -1;
+        if (ct && ct->m != m) {
+            split_again(ct, b, i + 1, nb);
+            m = ct->m;
+        }
     }
     return 0;
 }
