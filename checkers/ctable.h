@@ -159,17 +159,15 @@ static inline int ctable_same(const ctable *ct, const uint8_t *p, const uint8_t 
 
 /* A probe that reached slot s at distance d, nearer its home than the
  * key would be: the key is not there, and goes to s unless that passes
- * the cap.  The cap is tested here, not a slot: a slot's distance is at
- * most CTABLE_DIST_MAX + 1, so every probe ends by d = CTABLE_DIST_MAX + 2,
- * within the spill slots. */
+ * the cap (*at and *dist are set either way).  The cap is tested here,
+ * not a slot: a slot's distance is at most CTABLE_DIST_MAX + 1, so every
+ * probe ends by d = CTABLE_DIST_MAX + 2, within the spill slots. */
 static inline __attribute__((always_inline)) int ctable_probe_end(uint8_t *s, unsigned d,
                                                                  uint8_t **at, unsigned *dist)
 {
-    if (d > CTABLE_DIST_MAX + 1)
-        return CTABLE_FULL;
     *at = s;
     *dist = d;
-    return 0;
+    return d > CTABLE_DIST_MAX + 1 ? CTABLE_FULL : 0;
 }
 
 /* probe for keys of at most 64 bits whose slot begins with a word holding

@@ -576,6 +576,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
         p->len = len;
         if (!len) {
             p->kind = P_OVERFLOW;
+            p->home = 0;   /* prefetched all the same */
             ex->loaded = 0;
             *overflow = 1;
             break;
@@ -635,6 +636,7 @@ static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
         /* the end of the state's expansion */
         pending *p = &ex->batch[nb++];
         p->kind = P_END;
+        p->home = 0;
         p->parent = ex->cur;
         p->id = ex->cur_id;
         p->t = ex->nen;
@@ -720,12 +722,6 @@ static int do_step(search *s, const pending *p)
     return 0;
 }
 
-static inline __attribute__((always_inline)) void prefetch_step(const ctable *ct,
-                                                               const pending *p)
-{
-    if (p->kind == P_SUCC)
-        ctable_prefetch_home(ct, p->home);
-}
 
 /* The table grew while the batch was drained: the steps after i are split
  * again, for the new table.  A split for the old one is not merely slow
@@ -738,41 +734,92 @@ static void split_again(const ctable *ct, pending *b, size_t i, size_t nb)
             b[i].q = ctable_split(ct, b[i].hash, &b[i].home);
 }
 
-/* Stage C.  A successor already in a compact table, the common case,
- * costs one lookup read in place, here; every other step is do_step's. */
-static __attribute__((noinline)) int drain_batch(search *s, size_t nb)
+/* A successor the compact table does not have: a probe ended at (at,
+ * dist), or passed the cap (r).  0 to go on, -1 to stop. */
+static int add_probed(search *s, const pending *p, int r, uint8_t *at, unsigned dist)
 {
     explore_t *ex = s->ex;
-    const ctable *ct = ex->ct;
-    pending *b = ex->batch;
-    const uint8_t *keys = ex->bkeys;
-    uint64_t m = ct ? ct->m : 0;
-    int (*on_edge)(void *, store_ref, uint32_t, store_ref, int) = s->v->on_edge;
-    /* steps whose slots are prefetched: none without a compact table */
-    size_t ahead_end = ct ? nb : 0;
-    for (size_t i = 0; i < ahead_end && i < PREFETCH_AHEAD; i++)
-        prefetch_step(ct, &b[i]);
-    for (size_t i = 0; i < nb; i++) {
+    ex->edges++;
+    const uint8_t *key = ex->bkeys + p->off;
+    ctable_pos pos = {at, dist, p->q};
+    store_ref to;
+    r = store_add_probed(ex->st, key, p->len, p->hash, p->t, r, &pos, &to);
+    if (added_or_failed(s, r, key, to) < 0)
+        return -1;
+    return s->v->on_edge && s->v->on_edge(s->ctx, p->parent, p->t, to, 1) ? -1 : 0;
+}
+
+/* Stage C on a compact table: steps first to end, the slots of the step
+ * PREFETCH_AHEAD on prefetched when ahead (end + PREFETCH_AHEAD <= nb).
+ * A successor the table has, the common case, costs one probe, here;
+ * every other step is do_step's.  Edges found known are counted into
+ * *known.  0, or -1 to stop.  Copied with and without on_edge and the
+ * prefetch, so that neither is tested a step. */
+static inline __attribute__((always_inline)) int
+drain_steps(search *s, size_t first, size_t end, size_t nb, uint64_t *known, int ahead,
+            int (*on_edge)(void *, store_ref, uint32_t, store_ref, int))
+{
+    const ctable *ct = s->ex->ct;
+    pending *b = s->ex->batch;
+    const uint8_t *keys = s->ex->bkeys;
+    uint64_t m = ct->m;
+    for (size_t i = first; i < end; i++) {
         const pending *p = &b[i];
-        if (i + PREFETCH_AHEAD < ahead_end)
-            prefetch_step(ct, &b[i + PREFETCH_AHEAD]);
+        if (ahead)   /* steps that are no successor have home 0 */
+            ctable_prefetch_home(ct, b[i + PREFETCH_AHEAD].home);
         uint8_t *at;
         unsigned dist;
-        if (ct && p->kind == P_SUCC &&
-            ctable_probe(ct, p->home, keys + p->off + 8, p->q, &at, &dist) == 1) {
-            ex->edges++;
-            if (on_edge && on_edge(s->ctx, p->parent, p->t, STORE_NO_REF, 0))
-                return -1;
-            continue;
+        int r;
+        if (p->kind == P_SUCC) {
+            r = ctable_probe(ct, p->home, keys + p->off + 8, p->q, &at, &dist);
+            if (r == 1) {
+                ++*known;
+                if (on_edge && on_edge(s->ctx, p->parent, p->t, STORE_NO_REF, 0))
+                    return -1;
+                continue;
+            }
+            r = add_probed(s, p, r, at, dist);
+        } else {
+            r = do_step(s, p);
         }
-        if (do_step(s, p) < 0)
+        if (r < 0)
             return -1;
-        if (ct && ct->m != m) {
+        if (ct->m != m) {
             split_again(ct, b, i + 1, nb);
             m = ct->m;
         }
     }
     return 0;
+}
+
+static inline __attribute__((always_inline)) int
+drain_compact(search *s, size_t nb, uint64_t *known,
+              int (*on_edge)(void *, store_ref, uint32_t, store_ref, int))
+{
+    size_t mid = nb > PREFETCH_AHEAD ? nb - PREFETCH_AHEAD : 0;
+    if (drain_steps(s, 0, mid, nb, known, 1, on_edge) < 0)
+        return -1;
+    return drain_steps(s, mid, nb, nb, known, 0, on_edge);
+}
+
+/* Stage C. */
+static __attribute__((noinline)) int drain_batch(search *s, size_t nb)
+{
+    explore_t *ex = s->ex;
+    const ctable *ct = ex->ct;
+    if (!ct) {
+        for (size_t i = 0; i < nb; i++)
+            if (do_step(s, &ex->batch[i]) < 0)
+                return -1;
+        return 0;
+    }
+    for (size_t i = 0; i < nb && i < PREFETCH_AHEAD; i++)
+        ctable_prefetch_home(ct, ex->batch[i].home);
+    uint64_t known = 0;
+    int r = s->v->on_edge ? drain_compact(s, nb, &known, s->v->on_edge)
+                          : drain_compact(s, nb, &known, NULL);
+    ex->edges += known;
+    return r;
 }
 
 /* ---- limits and progress ---- */

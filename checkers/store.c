@@ -1185,6 +1185,15 @@ static int compact_add(store_t *st, const uint8_t *key, size_t len, uint64_t has
     return 1;
 }
 
+int store_add_probed(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                     uint32_t transition, int r, ctable_pos *pos, store_ref *ref)
+{
+    *ref = STORE_NO_REF;
+    if (st->ct_broken)
+        return -1;
+    return compact_add(st, key, len, hash, transition, ref, r, pos);
+}
+
 /* A known key, the common case, costs one lookup. */
 static int compact_insert(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
                           uint32_t transition, store_ref *ref)

@@ -112,6 +112,13 @@ int store_is_compact(const store_t *st);
  * stays valid as the table grows. */
 struct ctable;
 const struct ctable *store_table(const store_t *st);
+/* store_insert of a key a probe of the compact store's table did not find
+ * (ctable_probe returned r, 0 or CTABLE_FULL, and the position in pos):
+ * 1 added, or < 0 as store_insert.  The table must not have changed since
+ * the probe. */
+struct ctable_pos;
+int store_add_probed(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
+                     uint32_t transition, int r, struct ctable_pos *pos, store_ref *ref);
 /* Frees what only keys before ref needed (compact stores; others keep
  * everything). */
 void store_release(store_t *st, store_ref ref);
