@@ -443,14 +443,13 @@ static uint32_t enabled_by_rebase(explore_t *ex, const uint8_t *key)
     return enabled_from_bits(ex);
 }
 
-static void load_state(explore_t *ex, store_ref ref)
+static void load_state(explore_t *ex, store_ref ref, const uint8_t *key)
 {
-    const uint8_t *key = store_key(ex->st, ref, NULL);
     /* the first state goes the long way: it sets m, marked and the base */
     if (ex->by_key && ex->kn->tab && !ex->kn->tab_words) {
         keynet_load(ex->kn, key, ex->kcur);
         ex->fire_bits = keynet_enabled_mask(ex->kn, ex->kcur);
-        ex->nen = (uint32_t)__builtin_popcountll(ex->fire_bits);
+        ex->nen = popcount64(ex->fire_bits);
         /* a firing that leaves a field is tested for on the way */
         if (ex->kn->unsafe) {
             uint32_t n = 0;
@@ -606,10 +605,12 @@ static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
     store_release(ex->st, ex->cur);
     while (nb < BATCH_MAX && used <= last) {
         if (!ex->loaded) {
-            if (!store_more(ex->st, &ex->next))
+            const uint8_t *key;
+            store_ref after;
+            if (!store_next(ex->st, &ex->next, &key, &after))
                 break;
-            load_state(ex, ex->next);
-            ex->next = store_after(ex->st, ex->next);
+            load_state(ex, ex->next, key);
+            ex->next = after;
         }
         if (ex->k < ex->nfire) {
             int overflow = 0;

@@ -248,7 +248,7 @@ enabled_by_sets(keynet_t *kn, const uint64_t k[2], uint32_t *enabled, unsigned W
         acc[w] = kn->tab_init[w];
     const keynet_chunk *c = kn->chunks, *end = c + kn->nchunks;
     for (; c < end; c++) {
-        const uint64_t *e = kn->tab + c->base + ((k[c->word] >> c->shift) & c->mask) * 2 * W;
+        const uint64_t *e = c->tab + ((k[c->word] >> c->shift) & c->mask) * 2 * W;
         for (unsigned w = 0; w < 2 * W; w++)
             acc[w] &= e[w];
     }

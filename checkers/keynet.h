@@ -64,9 +64,10 @@ typedef struct keynet_trans {
 /* A chunk of a key (keytab.c): its bits (word >> shift) & mask index
  * the table's entries from base on. */
 typedef struct keynet_chunk {
+    const uint64_t *tab;       /* the table's entries: kn->tab + base */
+    uint64_t mask;
     uint32_t base;
     uint8_t word, shift;
-    uint64_t mask;
 } keynet_chunk;
 
 typedef struct keynet {
@@ -164,8 +165,14 @@ static inline uint64_t keynet_enabled_mask(keynet_t *kn, const uint64_t k[2])
 {
     uint64_t acc = kn->tab_init[0];
     const keynet_chunk *c = kn->chunks, *end = c + kn->nchunks;
-    for (; c < end; c++)
-        acc &= kn->tab[c->base + ((k[c->word] >> c->shift) & c->mask)];
+    if (kn->words == 1) {
+        uint64_t k0 = k[0];
+        for (; c < end; c++)
+            acc &= c->tab[(k0 >> c->shift) & c->mask];
+    } else {
+        for (; c < end; c++)
+            acc &= c->tab[(k[c->word] >> c->shift) & c->mask];
+    }
     uint64_t on = acc & UINT32_MAX;
     kn->unsafe = on & ~(acc >> 32);
     return on;

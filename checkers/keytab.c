@@ -112,8 +112,9 @@ static void fill(keynet_t *kn, const cnet_t *cn, const field *f, const uint32_t 
 {
     size_t stride = kn->tab_stride;
     for (uint32_t c = 0; c < kn->nchunks; c++) {
-        const keynet_chunk *ch = &kn->chunks[c];
+        keynet_chunk *ch = &kn->chunks[c];
         uint64_t *tab = kn->tab + ch->base;
+        ch->tab = tab;
         for (uint64_t v = 0; v <= ch->mask; v++)
             memcpy(tab + v * stride, kn->tab_init, stride * sizeof *tab);
         for (uint32_t i = first[c]; i < first[c + 1]; i++) {

@@ -297,6 +297,15 @@ store_ref store_after(const store_t *st, store_ref ref)
     return ref + record_size(st, block_of(st, ref));
 }
 
+int store_next(const store_t *st, store_ref *ref, const uint8_t **key, store_ref *after)
+{
+    if (!store_more(st, ref))
+        return 0;
+    *key = block_of(st, *ref);
+    *after = *ref + record_size(st, *key);
+    return 1;
+}
+
 /* ---- table ---- */
 
 static void set_thresholds(store_t *st)
@@ -546,14 +555,6 @@ int store_parent(const store_t *st, store_ref ref, store_ref *parent, uint32_t *
  * the state being expanded in the few places its transition changes, so
  * its bitmaps are the base's with those bits patched: the cost per edge is
  * P/64 words plus the changed places plus the places above 1, never P. */
-
-static inline unsigned popcount64(uint64_t x)
-{
-    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
-}
 
 
 static void put_bitmap(uint8_t *p, const uint64_t *words, size_t n)
@@ -1177,7 +1178,13 @@ static int compact_add(store_t *st, const uint8_t *key, size_t len, uint64_t has
         r = ctable_locate(&st->ct, key, hash, pos);
     }
     at = ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
-    memcpy(block_of(st, at), key, len);
+    uint8_t *rec = block_of(st, at);
+    if (len <= 8) {   /* a key of one word is written as one, in the slack */
+        uint64_t mask = len == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * len)) - 1;
+        word_store(rec, (word_load(rec) & ~mask) | (word_load(key) & mask));
+    } else {
+        memcpy(rec, key, len);
+    }
     st->wpos += len;
     st->record_bytes += len;
     st->count++;

@@ -238,6 +238,10 @@ int store_find_transition(const store_t *st, const uint8_t *key, size_t len, uin
 store_ref store_first(const store_t *st);
 int store_more(const store_t *st, store_ref *ref);
 store_ref store_after(const store_t *st, store_ref ref);
+/* All three at once, and store_key: 0 when there is no record from *ref
+ * on, else 1 with *ref at it, its key in *key and *after the ref of the
+ * next. */
+int store_next(const store_t *st, store_ref *ref, const uint8_t **key, store_ref *after);
 
 uint64_t store_count(const store_t *st);
 size_t store_bytes(const store_t *st);       /* accounted now */

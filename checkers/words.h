@@ -28,6 +28,16 @@ static inline void word_store(uint8_t *p, uint64_t w)
     memcpy(p, &w, 8);
 }
 
+/* Bits set, without the call that __builtin_popcountll is on x86-64
+ * without -mpopcnt. */
+static inline unsigned popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 /* Murmur3's finalizer: a full avalanche, and a bijection. */
 static inline uint64_t word_mix(uint64_t h)
 {
