@@ -70,7 +70,7 @@ void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_
     ct->lo_bits = key_bits < 64 ? key_bits : 64;
     ct->hi_bits = key_bits - ct->lo_bits;
     ct->lo_keep = ctable_low_mask(ct->lo_bits);
-    ct->mix_shift = (ct->lo_bits + 1) / 2;
+    ct->mix_shift = ct->lo_bits < 64 ? (ct->lo_bits + 1) / 2 : 33;   /* 33: word_mix's */
     ct->value_bits = bit_length(max_value);
 }
 

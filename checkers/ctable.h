@@ -91,18 +91,17 @@ static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
     return word_mix(x ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
 }
 
-/* ctable_hash of a key of at most 64 bits (no hi_bits) whose bits are x. */
+/* ctable_hash of a key of at most 64 bits (no hi_bits) whose bits are x.
+ * A key of 64 bits has mix_shift 33 and lo_keep all ones: word_mix, with
+ * no branch. */
 static inline uint64_t ctable_hash_word(const ctable *ct, uint64_t x)
 {
-    if (ct->lo_bits < 64) {
-        unsigned s = ct->mix_shift;
-        x ^= x >> s;
-        x = (x * UINT64_C(0xff51afd7ed558ccd)) & ct->lo_keep;
-        x ^= x >> s;
-        x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & ct->lo_keep;
-        return x ^ (x >> s);
-    }
-    return word_mix(x);
+    unsigned s = ct->mix_shift;
+    x ^= x >> s;
+    x = (x * UINT64_C(0xff51afd7ed558ccd)) & ct->lo_keep;
+    x ^= x >> s;
+    x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & ct->lo_keep;
+    return x ^ (x >> s);
 }
 
 /* ---- lookups, inline: they run once an edge ---- */
@@ -179,12 +178,14 @@ static inline __attribute__((always_inline)) int ctable_probe_lo(const ctable *c
 {
     size_t S = ct->slot_bytes;
     uint8_t *s = ct->slots + home * S;
-    uint64_t mask = ct->lo_mask, want = q << 8;
-    for (unsigned d = 1;; d++, s += S) {
+    /* want is the slot the key would be at distance d: it carries into
+     * the quotient only at d = 256, where every probe has ended */
+    uint64_t mask = ct->lo_mask, want = q << 8 | 1;
+    for (unsigned d = 1;; d++, want++, s += S) {
         uint64_t w = word_load(s);
         if ((unsigned)(w & 0xff) < d)
             return ctable_probe_end(s, d, at, dist);
-        if ((w & mask) == (want | d)) {
+        if ((w & mask) == want) {
             *at = s;
             return 1;
         }
