@@ -168,12 +168,34 @@ static int word_slots(const ctable *ct)
     return !ct->hi_bits && ct->slot_bytes <= 8;
 }
 
-/* Puts the key (hi, q) at s, distance d, shifting the cluster from s on
- * one slot further; CTABLE_FULL when that would carry an entry past the
- * cap (nothing changed then). */
+/* A quotient's rank among its home's: x's order.  The quotient holds
+ * x's low bits above j (ctable_split), x's order is j's first. */
+static inline uint64_t rank_of(uint64_t q)
+{
+    uint64_t j = q & ctable_low_mask(CTABLE_FINE - 3), z = q >> (CTABLE_FINE - 3);
+    return j << 55 | z;   /* z has at most 52 bits: lo_bits - 12 */
+}
+
+static inline uint64_t quotient_at(const ctable *ct, const uint8_t *s)
+{
+    if (word_slots(ct))
+        return (word_load(s) >> 8) & ctable_low_mask(ct->q_bits);
+    return ctable_get_bits(s + 1, ct->hi_bits, ct->q_bits);
+}
+
+/* Puts the key (hi, q) among its home's entries, which end before s
+ * (where a probe for it ended, at distance d), in the order of x: the
+ * table is then sorted by x, and ctable_move streams it.  The cluster
+ * from the key's slot on shifts one slot further; CTABLE_FULL when that
+ * would carry an entry past the cap (nothing changed then). */
 static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q, uint32_t value)
 {
     size_t S = ct->slot_bytes;
+    uint64_t rank = rank_of(q);
+    while (d > 1 && s[-(ptrdiff_t)S] == d - 1 && rank_of(quotient_at(ct, s - S)) > rank) {
+        s -= S;
+        d--;
+    }
     uint8_t *e = s;
     for (; e[0]; e += S)
         if (e[0] == CTABLE_DIST_MAX + 1)
@@ -222,64 +244,26 @@ int ctable_find(const ctable *ct, const uint8_t *key, uint64_t x, uint32_t *valu
     return 1;
 }
 
-/* A group: the entries of one home of the table moved from, which may
- * go to several homes of the new one, put in order of x first. */
-typedef struct moving {
-    uint64_t x;
-    uint32_t value;
-    const uint8_t *hi;
-} moving;
-
-/* Puts an entry of a table of word slots (word_slots) at its home in to,
- * or after the last one put. */
-static inline int place_word(ctable *to, ctable_mover *mv, uint64_t x, uint32_t value)
+/* Puts an entry of x at its home in to, or after the last one put: the
+ * entries come in the order of x, from a table sorted by it (put). */
+static inline __attribute__((always_inline)) int place(ctable *to, ctable_mover *mv, uint64_t x,
+                                                      const uint8_t *hi, uint32_t value,
+                                                      int words)
 {
     uint64_t home, q = ctable_split(to, x, &home);
     uint64_t at = home > mv->to_pos ? home : mv->to_pos;
     if (at - home > CTABLE_DIST_MAX)
         return CTABLE_FULL;
-    word_store(to->slots + at * to->slot_bytes,
-               (at - home + 1) | q << 8 | (uint64_t)value << (8 + to->q_bits));
-    to->count++;
+    uint8_t *s = to->slots + at * to->slot_bytes;
+    if (words) {
+        word_store(s, (at - home + 1) | q << 8 | (uint64_t)value << (8 + to->q_bits));
+        to->count++;
+    } else {
+        s[0] = (uint8_t)(at - home + 1);
+        write_entry(to, s + 1, hi, q, value);
+    }
     mv->to_pos = at + 1;
     return 0;
-}
-
-static int place_group(ctable *to, ctable_mover *mv, moving *g, unsigned n)
-{
-    for (unsigned i = 1; i < n; i++)
-        for (unsigned j = i; j > 0 && g[j - 1].x > g[j].x; j--) {
-            moving t = g[j];
-            g[j] = g[j - 1];
-            g[j - 1] = t;
-        }
-    size_t S = to->slot_bytes;
-    int words = word_slots(to);
-    for (unsigned i = 0; i < n; i++) {
-        if (words) {
-            if (place_word(to, mv, g[i].x, g[i].value) < 0)
-                return CTABLE_FULL;
-            continue;
-        }
-        uint64_t home, q = ctable_split(to, g[i].x, &home);
-        uint64_t at = home > mv->to_pos ? home : mv->to_pos;
-        if (at - home > CTABLE_DIST_MAX)
-            return CTABLE_FULL;
-        uint8_t *s = to->slots + at * S;
-        s[0] = (uint8_t)(at - home + 1);
-        write_entry(to, s + 1, g[i].hi, q, g[i].value);
-        mv->to_pos = at + 1;
-    }
-    return 0;
-}
-
-/* A group of one, the most common, goes without a sort or a call. */
-static inline __attribute__((always_inline)) int place(ctable *to, ctable_mover *mv, moving *g,
-                                                      unsigned n, int words)
-{
-    if (words && n == 1)
-        return place_word(to, mv, g[0].x, g[0].value);
-    return place_group(to, mv, g, n);
 }
 
 /* ctable_move's loop.  Copied for tables of word slots (words) with each
@@ -294,37 +278,25 @@ static inline __attribute__((always_inline)) int move_slots(ctable *to, const ct
     uint64_t stop = steps < end - i ? i + steps : end;
     uint64_t q_mask = ctable_low_mask(from->q_bits), value_mask = ctable_low_mask(from->value_bits);
     unsigned value_at = 8 + from->q_bits;
-    moving group[CTABLE_DIST_MAX + 2];
-    unsigned n = 0;
-    uint64_t group_home = 0;
-    for (; i < end; i++) {
+    for (; i < stop; i++) {
         const uint8_t *s = from->slots + i * S;
         uint64_t w = words ? word_load(s) : s[0];
         unsigned d = (unsigned)(w & 0xff);
-        uint64_t home = d ? i - (d - 1u) : UINT64_MAX;
-        if (n && home != group_home) {
-            if (place(to, mv, group, n, words) < 0)
-                return CTABLE_FULL;
-            n = 0;
-        }
-        if (!n && i >= stop)   /* groups are never cut */
-            break;
         if (!d)
             continue;
-        group_home = home;
+        uint64_t home = i - (d - 1u), x;
+        uint32_t value;
         if (words) {
-            group[n].x = unsplit_c(from, home, (w >> 8) & q_mask, c);
-            group[n].value = (uint32_t)((w >> value_at) & value_mask);
+            x = unsplit_c(from, home, (w >> 8) & q_mask, c);
+            value = (uint32_t)((w >> value_at) & value_mask);
         } else {
-            group[n].x = unsplit(from, home, ctable_get_bits(s + 1, from->hi_bits, from->q_bits));
-            group[n].value = (uint32_t)ctable_get_bits(s + 1, (size_t)from->hi_bits + from->q_bits,
-                                                from->value_bits);
+            x = unsplit(from, home, ctable_get_bits(s + 1, from->hi_bits, from->q_bits));
+            value = (uint32_t)ctable_get_bits(s + 1, (size_t)from->hi_bits + from->q_bits,
+                                              from->value_bits);
         }
-        group[n].hi = s + 1;
-        n++;
+        if (place(to, mv, x, s + 1, value, words) < 0)
+            return CTABLE_FULL;
     }
-    if (n && place(to, mv, group, n, words) < 0)
-        return CTABLE_FULL;
     mv->from_pos = i;
     return i == end;
 }
