@@ -8,20 +8,22 @@
  * stored: a slot spends about log2(m) bits fewer than its key, m being the
  * number of home slots.  Homes grow with x, in a table of any size.
  *
- * Robin Hood linear probing: entries sit in order of their home slots, a
- * slot's first byte being its distance from home plus one (0: empty).  A
- * lookup stops at the first slot nearer its home than the key would be;
- * an insertion shifts the rest of the cluster one slot on.  Distances are
- * capped at CTABLE_DIST_MAX, so the table has that many spill slots behind
- * slot m - 1 and never wraps; an insertion that would pass the cap fails
- * (CTABLE_FULL) and the owner grows the table.
+ * Robin Hood linear probing: entries sit in order of their home slots,
+ * and a home's in the order of x, a slot's first byte being its distance
+ * from home plus one (0: empty).  A lookup stops at the first slot nearer
+ * its home than the key would be; an insertion shifts the rest of the
+ * cluster one slot on.  Distances are capped at CTABLE_DIST_MAX, so the
+ * table has that many spill slots behind slot m - 1 and never wraps; an
+ * insertion that would pass the cap fails (CTABLE_FULL) and the owner
+ * grows the table.
  *
  * A slot is 1 + ceil((hi_bits + q_bits + value_bits) / 8) bytes: the key's
  * bits beyond its first 64 (as they are, byte-aligned), the quotient, then
  * the value.  The owner allocates the memory (ctable_bytes) and decides
- * when to grow; since homes keep their order, ctable_move rehashes into a
- * bigger table front to back, reading and writing each once, in order, so
- * that the owner can free the old table behind it as the new one fills. */
+ * when to grow; since the table is sorted by x, ctable_move rehashes into
+ * a bigger table front to back, reading and writing each entry once, in
+ * order, so that the owner can free the old table behind it as the new
+ * one fills. */
 #ifndef MCK_CTABLE_H
 #define MCK_CTABLE_H
 
