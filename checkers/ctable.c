@@ -196,14 +196,19 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
         s -= S;
         d--;
     }
+    /* the distances of the entries that shift grow by one on the way to
+     * the cluster's end, and are put back should one pass the cap */
     uint8_t *e = s;
-    for (; e[0]; e += S)
-        if (e[0] == CTABLE_DIST_MAX + 1)
+    for (; e[0]; e += S) {
+        if (e[0] == CTABLE_DIST_MAX + 1) {
+            for (uint8_t *t = s; t < e; t += S)
+                t[0]--;
             return CTABLE_FULL;
+        }
+        e[0]++;
+    }
     if (e != s) {
         memmove(s + S, s, (size_t)(e - s));
-        for (uint8_t *t = s + S; t <= e; t += S)
-            t[0]++;
         if (!word_slots(ct))
             memset(s + 1, 0, S - 1);
     }

@@ -53,7 +53,7 @@ typedef enum { P_SUCC, P_END, P_OVERFLOW } pending_kind;
 typedef struct pending {
     pending_kind kind;
     uint32_t t;
-    size_t off, len;
+    size_t off, len;      /* len: not set on keys (step_len) */
     uint64_t hash, id;
     store_ref parent;
     /* a compact table's split of hash, as the table is when the batch is
@@ -547,7 +547,6 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
             uint64_t succ[2];
             keynet_fire_safe(kn, t, kcur, succ, by_key);
             keynet_store(keys + u, succ);
-            p->len = root_len;
             p->kind = P_SUCC;
             if (!ct) {
                 p->hash = store_key_hash(ex->st, keys + u, root_len);
@@ -701,6 +700,13 @@ static const char *overflow_reason(const explore_t *ex)
                : "token count overflow";
 }
 
+/* The length of a successor's key: a key's by keynet, whose steps do not
+ * say it. */
+static inline size_t step_len(const explore_t *ex, const pending *p)
+{
+    return ex->by_key ? ex->root_len : p->len;
+}
+
 /* 0 to go on, -1 to stop.  A successor that a compact table has is
  * drain_batch's, not this function's. */
 static int do_step(search *s, const pending *p)
@@ -715,7 +721,7 @@ static int do_step(search *s, const pending *p)
         return -1;
     }
     store_ref to;
-    int r = add_state(s, ex->bkeys + p->off, p->len, p->hash, p->parent, p->t, &to);
+    int r = add_state(s, ex->bkeys + p->off, step_len(ex, p), p->hash, p->parent, p->t, &to);
     if (r < 0)
         return -1;
     if (v->on_edge && v->on_edge(s->ctx, p->parent, p->t, to, r == 1))
@@ -744,7 +750,7 @@ static int add_probed(search *s, const pending *p, int r, uint8_t *at, unsigned 
     const uint8_t *key = ex->bkeys + p->off;
     ctable_pos pos = {at, dist, p->q};
     store_ref to;
-    r = store_add_probed(ex->st, key, p->len, p->hash, p->t, r, &pos, &to);
+    r = store_add_probed(ex->st, key, step_len(ex, p), p->hash, p->t, r, &pos, &to);
     if (added_or_failed(s, r, key, to) < 0)
         return -1;
     return s->v->on_edge && s->v->on_edge(s->ctx, p->parent, p->t, to, 1) ? -1 : 0;

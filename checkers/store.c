@@ -302,7 +302,8 @@ int store_next(const store_t *st, store_ref *ref, const uint8_t **key, store_ref
     if (!store_more(st, ref))
         return 0;
     *key = block_of(st, *ref);
-    *after = *ref + record_size(st, *key);
+    /* compact stores keep keys only, of one length */
+    *after = *ref + (st->compact ? st->plen : record_size(st, *key));
     return 1;
 }
 
