@@ -522,7 +522,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
     const size_t root_len = ex->root_len;
     uint32_t k = ex->k, end = ex->nfire;
     uint64_t bits = ex->fire_bits;
-    const uint64_t lo_keep = ct ? ct->lo_keep : 0;
+    const uint64_t *delta0 = kn ? kn->delta0 : NULL;
     size_t u = *used;
     /* room for so many: one test a step instead of three */
     if (end - k > BATCH_MAX - nb)
@@ -544,16 +544,23 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
         p->t = t;
         p->off = u;
         if (by_key && mode != FIRE_TESTED) {
+            /* a key of one word is its bits, none past its last field:
+             * it is written as one word (keys have slack behind them)
+             * and hashed as it is */
             uint64_t succ[2];
-            keynet_fire_safe(kn, t, kcur, succ, by_key);
-            keynet_store(keys + u, succ);
+            if (by_key == 1) {
+                succ[0] = kcur[0] + delta0[t];
+                word_store(keys + u, succ[0]);
+            } else {
+                keynet_fire_safe(kn, t, kcur, succ, by_key);
+                keynet_store(keys + u, succ);
+            }
             p->kind = P_SUCC;
             if (!ct) {
                 p->hash = store_key_hash(ex->st, keys + u, root_len);
                 store_prefetch_slot(ex->st, p->hash);
             } else {
-                p->hash = by_key == 1 ? ctable_hash_word(ct, succ[0] & lo_keep)
-                                      : ctable_hash(ct, keys + u);
+                p->hash = by_key == 1 ? ctable_hash_word(ct, succ[0]) : ctable_hash(ct, keys + u);
                 p->q = ctable_split(ct, p->hash, &p->home);
             }
             u += root_len;
