@@ -494,18 +494,19 @@ static int successor_key(explore_t *ex, uint32_t t, uint8_t *key, size_t *len)
     return *len ? 0 : -1;
 }
 
-/* Appends the loaded state's next firings to the batch while there is
- * room (nb < BATCH_MAX steps in it, *used <= last bytes of keys, last
- * being the most that leaves room for one more key); the new nb.  The
- * loop runs once an edge, so what it reads of ex is read once, into
- * locals, and by_key (0, or the words of a key) is a constant in each of
- * its copies.  An overflow's step ends the batch (*overflow set). */
 /* How fire_steps finds the transitions to fire and their successors:
  * from the list, each firing tested for leaving a field, or (on keys,
  * when the keynet's tables said no firing does) untested, from the list
  * or from fire_bits. */
 enum { FIRE_TESTED, FIRE_LIST, FIRE_BITS };
 
+/* Appends the loaded state's next firings to the batch while there is
+ * room (nb < BATCH_MAX steps in it, *used <= last bytes of keys, last
+ * being the most that leaves room for one more key); the new nb.  The
+ * loop runs once an edge, so what it reads of ex is read once, into
+ * locals, and by_key (0, or the words of a key) is a constant in each of
+ * its copies, and so is mode.  An overflow's step ends the batch
+ * (*overflow set). */
 static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, size_t nb,
                                                               size_t *used, size_t last,
                                                               unsigned by_key, int mode,
@@ -707,8 +708,8 @@ static const char *overflow_reason(const explore_t *ex)
                : "token count overflow";
 }
 
-/* The length of a successor's key: a key's by keynet, whose steps do not
- * say it. */
+/* The length of a successor's key.  Searches on keys (by_key) do not
+ * store it in their steps: it is the root's. */
 static inline size_t step_len(const explore_t *ex, const pending *p)
 {
     return ex->by_key ? ex->root_len : p->len;
@@ -735,7 +736,6 @@ static int do_step(search *s, const pending *p)
         return -1;
     return 0;
 }
-
 
 /* The table grew while the batch was drained: the steps after i are split
  * again, for the new table.  A split for the old one is not merely slow
