@@ -249,6 +249,8 @@ enabled_by_sets(keynet_t *kn, const uint64_t k[2], uint32_t *enabled, unsigned W
     const keynet_chunk *c = kn->chunks, *end = c + kn->nchunks;
     for (; c < end; c++) {
         const uint64_t *e = c->tab + ((k[c->word] >> c->shift) & c->mask) * 2 * W;
+        /* unrolled, acc stays in registers (gcc 12 kept it in memory) */
+#pragma GCC unroll 8
         for (unsigned w = 0; w < 2 * W; w++)
             acc[w] &= e[w];
     }
