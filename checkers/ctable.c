@@ -71,6 +71,11 @@ void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_
     ct->hi_bits = key_bits - ct->lo_bits;
     ct->lo_keep = ctable_low_mask(ct->lo_bits);
     ct->mix_shift = ct->lo_bits < 64 ? (ct->lo_bits + 1) / 2 : 33;   /* 33: word_mix's */
+    ct->hi_mask = ctable_low_mask(ct->hi_bits);
+    if (key_bytes > 8 && key_bytes <= 16) {
+        ct->hi_bytes_mask = ctable_low_mask(8 * (unsigned)(key_bytes - 8));
+        ct->hi_rot = key_bytes == 16 ? 31 : 0;
+    }
     ct->value_bits = bit_length(max_value);
 }
 
@@ -132,6 +137,14 @@ void ctable_attach(ctable *ct, uint8_t *mem, uint64_t m)
     ct->q_bits = q_bits_for(ct, ct->m);
     ct->slot_bytes = ctable_slot_bytes(ct, ct->m);
     ct->lo_mask = !ct->hi_bits && ct->q_bits <= 56 ? ctable_low_mask(8 + ct->q_bits) : 0;
+    ct->pair_cmp[0] = ct->pair_cmp[1] = ct->pair_slot[0] = ct->pair_slot[1] = 0;
+    if (ct->slot_bytes <= 16 && ct->hi_bits < 56) {
+        unsigned cmp = 8 + ct->hi_bits + ct->q_bits, all = 8 * (unsigned)ct->slot_bytes;
+        ct->pair_cmp[0] = ctable_low_mask(cmp);
+        ct->pair_cmp[1] = cmp > 64 ? ctable_low_mask(cmp - 64) : 0;
+        ct->pair_slot[0] = ctable_low_mask(all);
+        ct->pair_slot[1] = all > 64 ? ctable_low_mask(all - 64) : 0;
+    }
     ct->slots = mem;
     ct->count = 0;
 }
@@ -156,6 +169,27 @@ static inline void write_entry(ctable *ct, uint8_t *p, const uint8_t *hi, uint64
     }
     put_bits(p, ct->hi_bits, q, ct->q_bits);
     put_bits(p, (size_t)ct->hi_bits + ct->q_bits, value, ct->value_bits);
+    ct->count++;
+}
+
+/* Writes the slot image w (ctable_pair_image, with its value) at s,
+ * keeping the bytes behind the slot (the next slot's, or slack). */
+static inline void pair_store(const ctable *ct, uint8_t *s, const uint64_t w[2])
+{
+    word_store(s, (word_load(s) & ~ct->pair_slot[0]) | w[0]);
+    word_store(s + 8, (word_load(s + 8) & ~ct->pair_slot[1]) | w[1]);
+}
+
+/* Writes the entry (hi, q, value) at distance d into the two-word slot s. */
+static inline void pair_write(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q,
+                              uint32_t value)
+{
+    uint64_t w[2];
+    ctable_pair_image(ct, hi, q, d, w);
+    if (ct->value_bits)
+        ctable_pair_or(w, value & ctable_low_mask(ct->value_bits),
+                       8 + ct->hi_bits + ct->q_bits);
+    pair_store(ct, s, w);
     ct->count++;
 }
 
@@ -209,7 +243,7 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
     }
     if (e != s) {
         memmove(s + S, s, (size_t)(e - s));
-        if (!word_slots(ct))
+        if (!word_slots(ct) && !ctable_pairs(ct))
             memset(s + 1, 0, S - 1);
     }
     if (word_slots(ct)) {
@@ -218,6 +252,10 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
         uint64_t keep = S == 8 ? 0 : ~UINT64_C(0) << (8 * S);
         word_store(s, (word_load(s) & keep) | d | q << 8 | (uint64_t)value << (8 + ct->q_bits));
         ct->count++;
+        return 1;
+    }
+    if (ctable_pairs(ct)) {
+        pair_write(ct, s, d, hi, q, value);
         return 1;
     }
     s[0] = (uint8_t)d;
@@ -260,9 +298,11 @@ static inline __attribute__((always_inline)) int place(ctable *to, ctable_mover 
     if (at - home > CTABLE_DIST_MAX)
         return CTABLE_FULL;
     uint8_t *s = to->slots + at * to->slot_bytes;
-    if (words) {
+    if (words == 1) {
         word_store(s, (at - home + 1) | q << 8 | (uint64_t)value << (8 + to->q_bits));
         to->count++;
+    } else if (words == 2) {
+        pair_write(to, s, (unsigned)(at - home + 1), hi, q, value);
     } else {
         s[0] = (uint8_t)(at - home + 1);
         write_entry(to, s + 1, hi, q, value);
@@ -271,9 +311,10 @@ static inline __attribute__((always_inline)) int place(ctable *to, ctable_mover 
     return 0;
 }
 
-/* ctable_move's loop.  Copied for tables of word slots (words) with each
- * c of from, which then reads a slot as one word and unsplits without a
- * switch a slot, and once (words 0, c 0) for every other table. */
+/* ctable_move's loop.  Copied for tables of word slots (words 1) and of
+ * two-word slots (words 2) with each c of from, which then read a slot
+ * as words and unsplit without a switch a slot, and once (words 0, c 0)
+ * for every other table. */
 static inline __attribute__((always_inline)) int move_slots(ctable *to, const ctable *from,
                                                            ctable_mover *mv, uint64_t steps,
                                                            int words, uint64_t c)
@@ -285,15 +326,20 @@ static inline __attribute__((always_inline)) int move_slots(ctable *to, const ct
     unsigned value_at = 8 + from->q_bits;
     for (; i < stop; i++) {
         const uint8_t *s = from->slots + i * S;
-        uint64_t w = words ? word_load(s) : s[0];
+        uint64_t w = words == 1 ? word_load(s) : s[0];
         unsigned d = (unsigned)(w & 0xff);
         if (!d)
             continue;
         uint64_t home = i - (d - 1u), x;
         uint32_t value;
-        if (words) {
+        if (words == 1) {
             x = unsplit_c(from, home, (w >> 8) & q_mask, c);
             value = (uint32_t)((w >> value_at) & value_mask);
+        } else if (words == 2) {
+            uint64_t pw[2] = {word_load(s), word_load(s + 8)};
+            unsigned q_at = 8 + from->hi_bits;   /* < 64 */
+            x = unsplit_c(from, home, (pw[0] >> q_at | pw[1] << (64 - q_at)) & q_mask, c);
+            value = (uint32_t)ctable_pair_get(pw, q_at + from->q_bits, from->value_bits);
         } else {
             x = unsplit(from, home, ctable_get_bits(s + 1, from->hi_bits, from->q_bits));
             value = (uint32_t)ctable_get_bits(s + 1, (size_t)from->hi_bits + from->q_bits,
@@ -306,18 +352,26 @@ static inline __attribute__((always_inline)) int move_slots(ctable *to, const ct
     return i == end;
 }
 
+/* move_slots for each c of from, slots read as words (1) or pairs (2). */
+static int move_by_c(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps, int words)
+{
+    switch (from->c) {
+    case 8: return move_slots(to, from, mv, steps, words, 8);
+    case 9: return move_slots(to, from, mv, steps, words, 9);
+    case 10: return move_slots(to, from, mv, steps, words, 10);
+    case 11: return move_slots(to, from, mv, steps, words, 11);
+    case 12: return move_slots(to, from, mv, steps, words, 12);
+    case 13: return move_slots(to, from, mv, steps, words, 13);
+    case 14: return move_slots(to, from, mv, steps, words, 14);
+    default: return move_slots(to, from, mv, steps, words, 15);
+    }
+}
+
 int ctable_move(ctable *to, const ctable *from, ctable_mover *mv, uint64_t steps)
 {
-    if (!word_slots(from) || !word_slots(to))
-        return move_slots(to, from, mv, steps, 0, 0);
-    switch (from->c) {
-    case 8: return move_slots(to, from, mv, steps, 1, 8);
-    case 9: return move_slots(to, from, mv, steps, 1, 9);
-    case 10: return move_slots(to, from, mv, steps, 1, 10);
-    case 11: return move_slots(to, from, mv, steps, 1, 11);
-    case 12: return move_slots(to, from, mv, steps, 1, 12);
-    case 13: return move_slots(to, from, mv, steps, 1, 13);
-    case 14: return move_slots(to, from, mv, steps, 1, 14);
-    default: return move_slots(to, from, mv, steps, 1, 15);
-    }
+    if (word_slots(from) && word_slots(to))
+        return move_by_c(to, from, mv, steps, 1);
+    if (ctable_pairs(from) && ctable_pairs(to))
+        return move_by_c(to, from, mv, steps, 2);
+    return move_slots(to, from, mv, steps, 0, 0);
 }

@@ -41,6 +41,9 @@ typedef struct ctable {
     size_t key_bytes;
     unsigned key_bits, lo_bits, hi_bits, value_bits;
     uint64_t lo_keep;      /* the bits of a key's first word that are key */
+    uint64_t hi_mask;      /* the verbatim bits' in the word behind it */
+    uint64_t hi_bytes_mask;    /* keys of 9 to 16 bytes: their bytes' there */
+    unsigned hi_rot;       /* and word_hash's rotation of them: 31 or 0 */
     unsigned mix_shift;    /* of the bijection that mixes such bits */
     /* this size: m = c * 2^k home slots */
     uint64_t m;
@@ -51,6 +54,10 @@ typedef struct ctable {
     unsigned q_bits;       /* of the quotient */
     uint64_t lo_mask;      /* keys of at most 64 bits: a slot's distance and
                             * quotient in its first word, else 0 */
+    /* slots of at most 16 bytes with fewer than 56 verbatim bits, read
+     * as two words: pair_cmp has the distance's, the verbatim and the
+     * quotient's bits, pair_slot all of a slot's; both 0 for other slots */
+    uint64_t pair_cmp[2], pair_slot[2];
     size_t slot_bytes;
     uint8_t *slots;
     uint64_t count;
@@ -85,12 +92,25 @@ static inline uint64_t ctable_low_mask(unsigned n)
  * only spreads homes evenly. */
 static inline uint64_t ctable_hash_word(const ctable *ct, uint64_t x);
 
+#define CTABLE_HI_SEED UINT64_C(0x9e3779b97f4a7c15)
+
+/* ctable_hash of a key of 9 to 16 bytes whose words are lo and hi: what
+ * word_hash does with up to 8 bytes, without its loop. */
+static inline uint64_t ctable_hash_pair(const ctable *ct, uint64_t lo, uint64_t hi)
+{
+    uint64_t h = (CTABLE_HI_SEED ^ (hi & ct->hi_bytes_mask)) * UINT64_C(0x87c37b91114253d5);
+    h = h << ct->hi_rot | h >> ((64 - ct->hi_rot) & 63);
+    return word_mix((lo & ct->lo_keep) ^ h);
+}
+
 static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
 {
     uint64_t x = word_load(key) & ct->lo_keep;
     if (!ct->hi_bits)
         return ctable_hash_word(ct, x);
-    return word_mix(x ^ word_hash(key + 8, ct->key_bytes - 8, UINT64_C(0x9e3779b97f4a7c15)));
+    if (ct->key_bytes <= 16)
+        return ctable_hash_pair(ct, x, word_load(key + 8));
+    return word_mix(x ^ word_hash(key + 8, ct->key_bytes - 8, CTABLE_HI_SEED));
 }
 
 /* ctable_hash of a key of at most 64 bits (no hi_bits) whose bits are x.
@@ -139,6 +159,44 @@ static inline uint64_t ctable_split(const ctable *ct, uint64_t x, uint64_t *home
     /* r / c by a multiplication: exact for r < 2^16 */
     uint64_t j = ((p & ctable_low_mask(CTABLE_FINE)) * ct->inv_c) >> 32;
     return z << (CTABLE_FINE - 3) | j;
+}
+
+/* ---- slots as two words (pair_slot) ---- */
+
+/* Whether slots are read as two words. */
+static inline int ctable_pairs(const ctable *ct)
+{
+    return ct->pair_slot[0] != 0;
+}
+
+/* ORs v, of at most 64 bits and no more than fit, into w at bit off. */
+static inline void ctable_pair_or(uint64_t w[2], uint64_t v, unsigned off)
+{
+    if (off >= 64) {
+        w[1] |= v << (off - 64);
+        return;
+    }
+    w[0] |= v << off;
+    if (off)
+        w[1] |= v >> (64 - off);
+}
+
+/* The n <= 64 bits of w at bit off < 128. */
+static inline uint64_t ctable_pair_get(const uint64_t w[2], unsigned off, unsigned n)
+{
+    uint64_t v = off >= 64 ? w[1] >> (off - 64) : off ? w[0] >> off | w[1] << (64 - off) : w[0];
+    return v & ctable_low_mask(n);
+}
+
+/* A slot of the key whose verbatim part is at hi and whose quotient is
+ * q, at distance d, without its value.  The quotient begins in the
+ * first word, at bit 8 + hi_bits < 64. */
+static inline void ctable_pair_image(const ctable *ct, const uint8_t *hi, uint64_t q,
+                                     unsigned d, uint64_t w[2])
+{
+    unsigned at = 8 + ct->hi_bits;
+    w[0] = d | (word_load(hi) & ct->hi_mask) << 8 | q << at;
+    w[1] = q >> (64 - at);
 }
 
 /* Whether the payload at p holds the key whose verbatim part is hi and
@@ -194,6 +252,31 @@ static inline __attribute__((always_inline)) int ctable_probe_lo(const ctable *c
     }
 }
 
+/* probe for slots read as two words: two masked comparisons a slot at
+ * most, the second only when the first word matches. */
+static inline __attribute__((always_inline)) int ctable_probe_pair(const ctable *ct,
+                                                                  uint64_t home,
+                                                                  const uint8_t *hi,
+                                                                  uint64_t q, uint8_t **at,
+                                                                  unsigned *dist)
+{
+    size_t S = ct->slot_bytes;
+    uint8_t *s = ct->slots + home * S;
+    uint64_t want[2];
+    ctable_pair_image(ct, hi, q, 1, want);
+    /* as in probe_lo, the distance never carries into the next field */
+    uint64_t cmp0 = ct->pair_cmp[0], cmp1 = ct->pair_cmp[1];
+    for (unsigned d = 1;; d++, want[0]++, s += S) {
+        uint64_t w = word_load(s);
+        if ((unsigned)(w & 0xff) < d)
+            return ctable_probe_end(s, d, at, dist);
+        if ((w & cmp0) == want[0] && (word_load(s + 8) & cmp1) == want[1]) {
+            *at = s;
+            return 1;
+        }
+    }
+}
+
 /* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
  * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
  * Forced inline, with probe_lo: as a call it cost about 30 instructions
@@ -204,6 +287,8 @@ static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, 
 {
     if (ct->lo_mask)
         return ctable_probe_lo(ct, home, q, at, dist);
+    if (ctable_pairs(ct))
+        return ctable_probe_pair(ct, home, hi, q, at, dist);
     size_t S = ct->slot_bytes;
     uint8_t *s = ct->slots + home * S;
     for (unsigned d = 1;; d++, s += S) {

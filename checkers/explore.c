@@ -561,7 +561,9 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
                 p->hash = store_key_hash(ex->st, keys + u, root_len);
                 store_prefetch_slot(ex->st, p->hash);
             } else {
-                p->hash = by_key == 1 ? ctable_hash_word(ct, succ[0]) : ctable_hash(ct, keys + u);
+                p->hash = by_key == 1   ? ctable_hash_word(ct, succ[0])
+                          : ct->hi_bits ? ctable_hash_pair(ct, succ[0], succ[1])
+                                        : ctable_hash(ct, keys + u);
                 p->q = ctable_split(ct, p->hash, &p->home);
             }
             u += root_len;

@@ -330,6 +330,87 @@ static void test_one_home_to_the_cap(unsigned bits)
     free(mem);
 }
 
+/* ---- keys made to collide in all but one bit of their slot ---- */
+
+static uint64_t inverse_odd(uint64_t a)
+{
+    uint64_t x = a;   /* Newton: each round doubles the bits that are right */
+    for (int i = 0; i < 6; i++)
+        x *= 2 - a * x;
+    return x;
+}
+
+/* word_mix undone */
+static uint64_t unmix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= inverse_odd(UINT64_C(0xc4ceb9fe1a85ec53));
+    h ^= h >> 33;
+    h *= inverse_odd(UINT64_C(0xff51afd7ed558ccd));
+    h ^= h >> 33;
+    return h;
+}
+
+/* A key of more than 64 bits whose x is x and whose bits past the first
+ * 64 are those of hi (key_bytes + 8 bytes at k): ctable_hash mixes the
+ * first word xor a hash of the rest, which a first word of 0 shows. */
+static void key_of_x(const ctable *ct, uint8_t *k, const uint8_t *hi, uint64_t x)
+{
+    memset(k, 0, ct->key_bytes + 8);
+    memcpy(k + 8, hi, ct->key_bytes - 8);
+    uint64_t rest = unmix(ctable_hash(ct, k));
+    uint64_t lo = unmix(x) ^ rest;
+    memcpy(k, &lo, 8);
+}
+
+/* Two keys whose slots differ in one bit only, of the quotient or of the
+ * verbatim part, wherever it lies in the slot (the first word, the
+ * second, or further): the table tells them apart, both ways. */
+static void test_one_bit_apart(void)
+{
+    static const unsigned widths[] = {80, 112, 128, 200};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        unsigned bits = widths[w];
+        ctable ct;
+        ctable_shape(&ct, bits / 8, bits, 0xff);
+        uint8_t *mem = new_table(&ct, 1024);
+        int ok = mem != NULL, made = ok;
+        unsigned pairs = 0;
+        /* bits of the quotient above the 9 of j are bits of x, those of
+         * the verbatim part bits of the key */
+        for (unsigned i = 0; ok && i < ct.q_bits - 9 + ct.hi_bits; i++) {
+            uint8_t hi[40] = {0}, hi2[40], a[48], b[48];
+            for (size_t j = 0; j < ct.key_bytes - 8; j++)
+                hi[j] = (uint8_t)next_rand();
+            if (ct.hi_bits % 8)
+                hi[ct.hi_bits / 8] &= (uint8_t)((1u << (ct.hi_bits % 8)) - 1);
+            memcpy(hi2, hi, sizeof hi);
+            uint64_t x = next_rand(), x2 = x;
+            if (i < ct.q_bits - 9)
+                x2 ^= UINT64_C(1) << i;
+            else
+                hi2[(i - (ct.q_bits - 9)) / 8] ^= (uint8_t)(1u << ((i - (ct.q_bits - 9)) % 8));
+            key_of_x(&ct, a, hi, x);
+            key_of_x(&ct, b, hi2, x2);
+            uint64_t ha, hb;
+            uint64_t qa = ctable_split(&ct, ctable_hash(&ct, a), &ha);
+            uint64_t qb = ctable_split(&ct, ctable_hash(&ct, b), &hb);
+            made = made && ctable_hash(&ct, a) == x && ctable_hash(&ct, b) == x2 && ha == hb &&
+                   (i < ct.q_bits - 9 ? qa == (qb ^ (UINT64_C(1) << (i + 9))) : qa == qb);
+            uint32_t v;
+            ok = ctable_insert(&ct, a, x, 1) == 1 && ctable_find(&ct, b, x2, &v) == 0 &&
+                 ctable_insert(&ct, b, x2, 2) == 1 && ctable_find(&ct, a, x, &v) == 1 &&
+                 v == 1 && ctable_find(&ct, b, x2, &v) == 1 && v == 2;
+            pairs++;
+        }
+        CHECK(made && ok && ct.count == 2 * pairs,
+              "%u-bit keys (%zu-byte slots): %u pairs one bit apart in the quotient or the "
+              "verbatim bits are told apart",
+              bits, ct.slot_bytes, pairs);
+        free(mem);
+    }
+}
+
 int main(void)
 {
     test_all_small_keys();
@@ -337,6 +418,7 @@ int main(void)
     test_values_and_move();
     test_moves();
     test_move_every_c();
+    test_one_bit_apart();
     for (size_t w = 0; w < sizeof cap_widths / sizeof *cap_widths; w++) {
         test_full(cap_widths[w]);
         test_one_home_to_the_cap(cap_widths[w]);
