@@ -77,6 +77,7 @@ void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_
         ct->hi_rot = key_bytes == 16 ? 31 : 0;
     }
     ct->value_bits = bit_length(max_value);
+    ct->value_mask = ctable_low_mask(ct->value_bits);
 }
 
 uint64_t ctable_size(uint64_t m, unsigned *c, unsigned *k)
@@ -180,15 +181,20 @@ static inline void pair_store(const ctable *ct, uint8_t *s, const uint64_t w[2])
     word_store(s + 8, (word_load(s + 8) & ~ct->pair_slot[1]) | w[1]);
 }
 
-/* Writes the entry (hi, q, value) at distance d into the two-word slot s. */
-static inline void pair_write(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q,
+/* Writes the entry of verbatim bits hi, quotient q and value at distance
+ * d into the two-word slot s.  The quotient begins in the first word
+ * (ctable_pair_image), the value wherever it follows. */
+static inline void pair_write(ctable *ct, uint8_t *s, unsigned d, uint64_t hi, uint64_t q,
                               uint32_t value)
 {
-    uint64_t w[2];
-    ctable_pair_image(ct, hi, q, d, w);
-    if (ct->value_bits)
-        ctable_pair_or(w, value & ctable_low_mask(ct->value_bits),
-                       8 + ct->hi_bits + ct->q_bits);
+    unsigned q_at = 8 + ct->hi_bits, value_at = q_at + ct->q_bits;
+    uint64_t w[2] = {d | hi << 8 | q << q_at, q >> (64 - q_at)};
+    if (value_at < 64) {
+        w[0] |= (uint64_t)value << value_at;
+        w[1] |= (uint64_t)value >> (64 - value_at);
+    } else if (value_at < 128) {   /* 128: no value bits */
+        w[1] |= (uint64_t)value << (value_at - 64);
+    }
     pair_store(ct, s, w);
     ct->count++;
 }
@@ -255,7 +261,7 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
         return 1;
     }
     if (ctable_pairs(ct)) {
-        pair_write(ct, s, d, hi, q, value);
+        pair_write(ct, s, d, word_load(hi) & ct->hi_mask, q, value & ct->value_mask);
         return 1;
     }
     s[0] = (uint8_t)d;
@@ -290,8 +296,8 @@ int ctable_find(const ctable *ct, const uint8_t *key, uint64_t x, uint32_t *valu
 /* Puts an entry of x at its home in to, or after the last one put: the
  * entries come in the order of x, from a table sorted by it (put). */
 static inline __attribute__((always_inline)) int place(ctable *to, ctable_mover *mv, uint64_t x,
-                                                      const uint8_t *hi, uint32_t value,
-                                                      int words)
+                                                      const uint8_t *hi, uint64_t hi_bits,
+                                                      uint32_t value, int words)
 {
     uint64_t home, q = ctable_split(to, x, &home);
     uint64_t at = home > mv->to_pos ? home : mv->to_pos;
@@ -302,7 +308,7 @@ static inline __attribute__((always_inline)) int place(ctable *to, ctable_mover 
         word_store(s, (at - home + 1) | q << 8 | (uint64_t)value << (8 + to->q_bits));
         to->count++;
     } else if (words == 2) {
-        pair_write(to, s, (unsigned)(at - home + 1), hi, q, value);
+        pair_write(to, s, (unsigned)(at - home + 1), hi_bits, q, value);
     } else {
         s[0] = (uint8_t)(at - home + 1);
         write_entry(to, s + 1, hi, q, value);
@@ -324,9 +330,12 @@ static inline __attribute__((always_inline)) int move_slots(ctable *to, const ct
     uint64_t stop = steps < end - i ? i + steps : end;
     uint64_t q_mask = ctable_low_mask(from->q_bits), value_mask = ctable_low_mask(from->value_bits);
     unsigned value_at = 8 + from->q_bits;
+    /* two-word slots: the verbatim bits and the quotient begin in the
+     * first word, the value wherever it follows */
+    unsigned q_at = 8 + from->hi_bits, pair_value_at = q_at + from->q_bits;
     for (; i < stop; i++) {
         const uint8_t *s = from->slots + i * S;
-        uint64_t w = words == 1 ? word_load(s) : s[0];
+        uint64_t w = words ? word_load(s) : s[0], hi = 0;
         unsigned d = (unsigned)(w & 0xff);
         if (!d)
             continue;
@@ -336,16 +345,18 @@ static inline __attribute__((always_inline)) int move_slots(ctable *to, const ct
             x = unsplit_c(from, home, (w >> 8) & q_mask, c);
             value = (uint32_t)((w >> value_at) & value_mask);
         } else if (words == 2) {
-            uint64_t pw[2] = {word_load(s), word_load(s + 8)};
-            unsigned q_at = 8 + from->hi_bits;   /* < 64 */
-            x = unsplit_c(from, home, (pw[0] >> q_at | pw[1] << (64 - q_at)) & q_mask, c);
-            value = (uint32_t)ctable_pair_get(pw, q_at + from->q_bits, from->value_bits);
+            uint64_t w1 = word_load(s + 8);
+            hi = (w >> 8) & from->hi_mask;
+            x = unsplit_c(from, home, (w >> q_at | w1 << (64 - q_at)) & q_mask, c);
+            value = pair_value_at < 64    ? (uint32_t)((w >> pair_value_at | w1 << (64 - pair_value_at)) & value_mask)
+                    : pair_value_at < 128 ? (uint32_t)((w1 >> (pair_value_at - 64)) & value_mask)
+                                          : 0;   /* no value bits */
         } else {
             x = unsplit(from, home, ctable_get_bits(s + 1, from->hi_bits, from->q_bits));
             value = (uint32_t)ctable_get_bits(s + 1, (size_t)from->hi_bits + from->q_bits,
                                               from->value_bits);
         }
-        if (place(to, mv, x, s + 1, value, words) < 0)
+        if (place(to, mv, x, s + 1, hi, value, words) < 0)
             return CTABLE_FULL;
     }
     mv->from_pos = i;

@@ -44,6 +44,7 @@ typedef struct ctable {
     uint64_t hi_mask;      /* the verbatim bits' in the word behind it */
     uint64_t hi_bytes_mask;    /* keys of 9 to 16 bytes: their bytes' there */
     unsigned hi_rot;       /* and word_hash's rotation of them: 31 or 0 */
+    uint64_t value_mask;
     unsigned mix_shift;    /* of the bijection that mixes such bits */
     /* this size: m = c * 2^k home slots */
     uint64_t m;
@@ -167,25 +168,6 @@ static inline uint64_t ctable_split(const ctable *ct, uint64_t x, uint64_t *home
 static inline int ctable_pairs(const ctable *ct)
 {
     return ct->pair_slot[0] != 0;
-}
-
-/* ORs v, of at most 64 bits and no more than fit, into w at bit off. */
-static inline void ctable_pair_or(uint64_t w[2], uint64_t v, unsigned off)
-{
-    if (off >= 64) {
-        w[1] |= v << (off - 64);
-        return;
-    }
-    w[0] |= v << off;
-    if (off)
-        w[1] |= v >> (64 - off);
-}
-
-/* The n <= 64 bits of w at bit off < 128. */
-static inline uint64_t ctable_pair_get(const uint64_t w[2], unsigned off, unsigned n)
-{
-    uint64_t v = off >= 64 ? w[1] >> (off - 64) : off ? w[0] >> off | w[1] << (64 - off) : w[0];
-    return v & ctable_low_mask(n);
 }
 
 /* A slot of the key whose verbatim part is at hi and whose quotient is
