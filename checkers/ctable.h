@@ -41,10 +41,11 @@ typedef struct ctable {
     size_t key_bytes;
     unsigned key_bits, lo_bits, hi_bits, value_bits;
     uint64_t lo_keep;      /* the bits of a key's first word that are key */
-    uint64_t hi_mask;      /* the verbatim bits' in the word behind it */
-    uint64_t hi_bytes_mask;    /* keys of 9 to 16 bytes: their bytes' there */
-    unsigned hi_rot;       /* and word_hash's rotation of them: 31 or 0 */
-    uint64_t value_mask;
+    uint64_t hi_mask;      /* the verbatim bits, in a key's second word */
+    uint64_t hi_bytes_mask;    /* keys of 9 to 16 bytes: their second word's
+                                * bytes, as word_hash reads them */
+    unsigned hi_rot;       /* word_hash's rotation of those: 31 or 0 */
+    uint64_t value_mask;   /* the value_bits */
     unsigned mix_shift;    /* of the bijection that mixes such bits */
     /* this size: m = c * 2^k home slots */
     uint64_t m;
