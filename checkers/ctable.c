@@ -72,10 +72,8 @@ void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_
     ct->lo_keep = ctable_low_mask(ct->lo_bits);
     ct->mix_shift = ct->lo_bits < 64 ? (ct->lo_bits + 1) / 2 : 33;   /* 33: word_mix's */
     ct->hi_mask = ctable_low_mask(ct->hi_bits);
-    if (key_bytes > 8 && key_bytes <= 16) {
+    if (key_bytes > 8 && key_bytes <= 16)
         ct->hi_bytes_mask = ctable_low_mask(8 * (unsigned)(key_bytes - 8));
-        ct->hi_rot = key_bytes == 16 ? 31 : 0;
-    }
     ct->value_bits = bit_length(max_value);
     ct->value_mask = ctable_low_mask(ct->value_bits);
 }

@@ -42,9 +42,8 @@ typedef struct ctable {
     unsigned key_bits, lo_bits, hi_bits, value_bits;
     uint64_t lo_keep;      /* the bits of a key's first word that are key */
     uint64_t hi_mask;      /* the verbatim bits, in a key's second word */
-    uint64_t hi_bytes_mask;    /* keys of 9 to 16 bytes: their second word's
-                                * bytes, as word_hash reads them */
-    unsigned hi_rot;       /* word_hash's rotation of those: 31 or 0 */
+    uint64_t hi_bytes_mask;    /* keys of 9 to 16 bytes: their second
+                                * word's bytes */
     uint64_t value_mask;   /* the value_bits */
     unsigned mix_shift;    /* of the bijection that mixes such bits */
     /* this size: m = c * 2^k home slots */
@@ -96,13 +95,12 @@ static inline uint64_t ctable_hash_word(const ctable *ct, uint64_t x);
 
 #define CTABLE_HI_SEED UINT64_C(0x9e3779b97f4a7c15)
 
-/* ctable_hash of a key of 9 to 16 bytes whose words are lo and hi: what
- * word_hash does with up to 8 bytes, without its loop. */
+/* ctable_hash of a key of 9 to 16 bytes whose words are lo and hi.  Any
+ * function of hi will do (hi is kept verbatim); one multiplication
+ * spreads it over the word before the mix. */
 static inline uint64_t ctable_hash_pair(const ctable *ct, uint64_t lo, uint64_t hi)
 {
-    uint64_t h = (CTABLE_HI_SEED ^ (hi & ct->hi_bytes_mask)) * UINT64_C(0x87c37b91114253d5);
-    h = h << ct->hi_rot | h >> ((64 - ct->hi_rot) & 63);
-    return word_mix((lo & ct->lo_keep) ^ h);
+    return word_mix((lo & ct->lo_keep) ^ (hi & ct->hi_bytes_mask) * UINT64_C(0x87c37b91114253d5));
 }
 
 static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
