@@ -19,7 +19,10 @@
  *
  * A slot is 1 + ceil((hi_bits + q_bits + value_bits) / 8) bytes: the key's
  * bits beyond its first 64 (as they are, byte-aligned), the quotient, then
- * the value.  The owner allocates the memory (ctable_bytes) and decides
+ * the value.  A slot of a key of at most 64 bits that fits a word is read
+ * and written as one word; any other slot of at most 16 bytes with fewer
+ * than 56 verbatim bits as two words; the rest field by field.  The owner
+ * allocates the memory (ctable_bytes) and decides
  * when to grow; since the table is sorted by x, ctable_move rehashes into
  * a bigger table front to back, reading and writing each entry once, in
  * order, so that the owner can free the old table behind it as the new
