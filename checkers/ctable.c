@@ -70,7 +70,7 @@ void ctable_shape(ctable *ct, size_t key_bytes, unsigned key_bits, uint32_t max_
     ct->lo_bits = key_bits < 64 ? key_bits : 64;
     ct->hi_bits = key_bits - ct->lo_bits;
     ct->lo_keep = ctable_low_mask(ct->lo_bits);
-    ct->mix_shift = ct->lo_bits < 64 ? (ct->lo_bits + 1) / 2 : 33;   /* 33: word_mix's */
+    ct->mix_shift = ct->lo_bits < 64 ? (ct->lo_bits + 1) / 2 : 33;   /* 33: ctable_mix's */
     ct->hi_mask = ctable_low_mask(ct->hi_bits);
     if (key_bytes > 8 && key_bytes <= 16)
         ct->hi_bytes_mask = ctable_low_mask(8 * (unsigned)(key_bytes - 8));

@@ -340,13 +340,11 @@ static uint64_t inverse_odd(uint64_t a)
     return x;
 }
 
-/* word_mix undone */
+/* ctable_mix undone */
 static uint64_t unmix(uint64_t h)
 {
     h ^= h >> 33;
-    h *= inverse_odd(UINT64_C(0xc4ceb9fe1a85ec53));
-    h ^= h >> 33;
-    h *= inverse_odd(UINT64_C(0xff51afd7ed558ccd));
+    h *= inverse_odd(CTABLE_MIX_MUL);
     h ^= h >> 33;
     return h;
 }
