@@ -73,6 +73,10 @@ struct explore {
     uint32_t nmarked;
     int loaded;
     store_ref cur, next;  /* it, and the next one in the queue */
+    /* on a compact table, the queued keys are taken a run at a time
+     * (store_next_keys): run_left more from run_key on, next's first */
+    const uint8_t *run_key;
+    size_t run_left;
     uint64_t cur_id, next_id;
     uint32_t nen, k;      /* enabled transitions, how many fired */
     uint32_t nfire;       /* how many of them to fire */
@@ -614,12 +618,23 @@ static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
     store_release(ex->st, ex->cur);
     while (nb < BATCH_MAX && used <= last) {
         if (!ex->loaded) {
-            const uint8_t *key;
-            store_ref after;
-            if (!store_next(ex->st, &ex->next, &key, &after))
-                break;
-            load_state(ex, ex->next, key);
-            ex->next = after;
+            if (ex->ct) {
+                /* a call a run of keys, not a state */
+                if (!ex->run_left &&
+                    !(ex->run_left = store_next_keys(ex->st, &ex->next, &ex->run_key)))
+                    break;
+                load_state(ex, ex->next, ex->run_key);
+                ex->run_key += ex->root_len;
+                ex->run_left--;
+                ex->next += ex->root_len;
+            } else {
+                const uint8_t *key;
+                store_ref after;
+                if (!store_next(ex->st, &ex->next, &key, &after))
+                    break;
+                load_state(ex, ex->next, key);
+                ex->next = after;
+            }
         }
         if (ex->k < ex->nfire) {
             int overflow = 0;
@@ -885,6 +900,7 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
         store_set_deadline(ex->st, ex->start + ex->opt->timeout);
     progress_start(&ex->prog, ex->opt, ex->name ? ex->name : "explore", "queue", ex->start);
     ex->next = store_first(ex->st);
+    ex->run_left = 0;
     int stopped = add_initial(&s) < 0;
     while (!stopped) {
         if ((s.why = out_of_time(ex)) != NULL)

@@ -307,6 +307,16 @@ int store_next(const store_t *st, store_ref *ref, const uint8_t **key, store_ref
     return 1;
 }
 
+size_t store_next_keys(const store_t *st, store_ref *ref, const uint8_t **key)
+{
+    if (!st->compact || !store_more(st, ref))
+        return 0;
+    size_t blk = (size_t)(*ref >> st->block_shift);
+    size_t end = blk + 1 < st->nblocks ? st->fill[blk] : st->wpos;
+    *key = block_of(st, *ref);
+    return (end - (size_t)(*ref & (st->block_size - 1))) / st->plen;
+}
+
 /* ---- table ---- */
 
 static void set_thresholds(store_t *st)

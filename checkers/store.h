@@ -242,6 +242,13 @@ store_ref store_after(const store_t *st, store_ref ref);
  * on, else 1 with *ref at it, its key in *key and *after the ref of the
  * next. */
 int store_next(const store_t *st, store_ref *ref, const uint8_t **key, store_ref *after);
+/* A compact store's queued keys a run at a time: the number of keys from
+ * *ref on that lie one after another in its block, 0 when none is
+ * queued; *key is the first.  *ref moves to the next block first when
+ * its block has no more.  A compact store's keys all have the length
+ * store_encode gives; the keys of a run and their refs are that many
+ * bytes apart, and stay where they are until store_release passes them. */
+size_t store_next_keys(const store_t *st, store_ref *ref, const uint8_t **key);
 
 uint64_t store_count(const store_t *st);
 size_t store_bytes(const store_t *st);       /* accounted now */

@@ -542,6 +542,25 @@ static void test_compact(void)
                 t == t2;
     }
     CHECK(ok && order && walked == n, "transitions by key and by ref agree over the queue");
+    /* the same queue a run of keys at a time: the keys and refs that
+     * store_next gives one by one, across blocks left early */
+    uint64_t by_runs = 0, runs = 0;
+    size_t klen;
+    (void)store_key(st, store_first(st), &klen);
+    int same = 1;
+    store_ref one = store_first(st), many = store_first(st);
+    const uint8_t *run, *k1;
+    store_ref after;
+    for (size_t left; same && (left = store_next_keys(st, &many, &run)) > 0; runs++) {
+        for (; same && left > 0; left--, by_runs++, run += klen, many += klen) {
+            same = store_next(st, &one, &k1, &after) && one == many && k1 == run;
+            one = after;
+        }
+    }
+    same = same && !store_next(st, &one, &k1, &after);
+    CHECK(same && by_runs == n && runs > 1,
+          "the queue a run of keys at a time: %llu keys in %llu runs, as one by one",
+          (unsigned long long)by_runs, (unsigned long long)runs);
     size_t before = store_bytes(st);
     store_ref last = store_first(st);
     for (uint64_t i = 0; i + 1 < n; i++)
