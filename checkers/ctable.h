@@ -88,6 +88,22 @@ static inline uint64_t ctable_low_mask(unsigned n)
     return n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
 }
 
+/* What hashing a key and splitting x read of a table, as values.  The
+ * search's loops write keys through byte pointers, which may alias a
+ * table's fields, so gcc loads each field again at every step; a copy
+ * in locals stays in registers.  Valid while the table keeps its size. */
+typedef struct ctable_hasher {
+    uint64_t lo_keep, hi_bytes_mask, z_mask, c, inv_c;
+    unsigned mix_shift, y_right, y_left;
+} ctable_hasher;
+
+static inline __attribute__((always_inline)) ctable_hasher ctable_hasher_of(const ctable *ct)
+{
+    ctable_hasher h = {ct->lo_keep, ct->hi_bytes_mask, ct->z_mask, ct->c, ct->inv_c,
+                       ct->mix_shift, ct->y_right, ct->y_left};
+    return h;
+}
+
 /* x of a key: depends on the key and the shape only, never on m.  Inline:
  * it is taken once an edge.  Keys of fewer than 64 bits are mixed by a
  * bijection of the lo_bits-bit numbers (xor with a right shift and odd
@@ -115,10 +131,16 @@ static inline uint64_t ctable_mix(uint64_t x)
 /* ctable_hash of a key of 9 to 16 bytes whose words are lo and hi.  Any
  * function of hi will do (hi is kept verbatim); one multiplication
  * spreads it over the word before the mix. */
+static inline __attribute__((always_inline)) uint64_t
+ctable_hasher_pair(const ctable_hasher *h, uint64_t lo, uint64_t hi)
+{
+    return ctable_mix((lo & h->lo_keep) ^ (hi & h->hi_bytes_mask) * UINT64_C(0x87c37b91114253d5));
+}
+
 static inline uint64_t ctable_hash_pair(const ctable *ct, uint64_t lo, uint64_t hi)
 {
-    return ctable_mix((lo & ct->lo_keep) ^
-                      (hi & ct->hi_bytes_mask) * UINT64_C(0x87c37b91114253d5));
+    ctable_hasher h = ctable_hasher_of(ct);
+    return ctable_hasher_pair(&h, lo, hi);
 }
 
 static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
@@ -134,12 +156,19 @@ static inline uint64_t ctable_hash(const ctable *ct, const uint8_t *key)
 /* ctable_hash of a key of at most 64 bits (no hi_bits) whose bits are x:
  * ctable_mix on lo_bits-bit numbers.  A key of 64 bits has mix_shift 33
  * and lo_keep all ones: ctable_mix itself, with no branch. */
+static inline __attribute__((always_inline)) uint64_t ctable_hasher_word(const ctable_hasher *h,
+                                                                        uint64_t x)
+{
+    unsigned s = h->mix_shift;
+    x ^= x >> s;
+    x = (x * CTABLE_MIX_MUL) & h->lo_keep;
+    return x ^ (x >> s);
+}
+
 static inline uint64_t ctable_hash_word(const ctable *ct, uint64_t x)
 {
-    unsigned s = ct->mix_shift;
-    x ^= x >> s;
-    x = (x * CTABLE_MIX_MUL) & ct->lo_keep;
-    return x ^ (x >> s);
+    ctable_hasher h = ctable_hasher_of(ct);
+    return ctable_hasher_word(&h, x);
 }
 
 /* ---- lookups, inline: they run once an edge ---- */
@@ -166,15 +195,22 @@ static inline uint64_t ctable_get_bits(const uint8_t *p, size_t off, unsigned n)
  * table is rehashed into a bigger one in order, front to back. */
 #define CTABLE_FINE 12u
 
-static inline uint64_t ctable_split(const ctable *ct, uint64_t x, uint64_t *home)
+static inline __attribute__((always_inline)) uint64_t
+ctable_hasher_split(const ctable_hasher *h, uint64_t x, uint64_t *home)
 {
     /* no branch on the shift's sign: one of the two shifts is by 0 */
-    uint64_t y = x >> ct->y_right << ct->y_left, z = x & ct->z_mask;
-    uint64_t p = y * ct->c;
+    uint64_t y = x >> h->y_right << h->y_left, z = x & h->z_mask;
+    uint64_t p = y * h->c;
     *home = p >> CTABLE_FINE;
     /* r / c by a multiplication: exact for r < 2^16 */
-    uint64_t j = ((p & ctable_low_mask(CTABLE_FINE)) * ct->inv_c) >> 32;
+    uint64_t j = ((p & ctable_low_mask(CTABLE_FINE)) * h->inv_c) >> 32;
     return z << (CTABLE_FINE - 3) | j;
+}
+
+static inline uint64_t ctable_split(const ctable *ct, uint64_t x, uint64_t *home)
+{
+    ctable_hasher h = ctable_hasher_of(ct);
+    return ctable_hasher_split(&h, x, home);
 }
 
 /* ---- slots as two words (pair_slot) ---- */
@@ -185,14 +221,41 @@ static inline int ctable_pairs(const ctable *ct)
     return ct->pair_slot[0] != 0;
 }
 
+/* What a probe reads of a table, as values, for the reason given at
+ * ctable_hasher.  Valid while the table keeps its size (m). */
+typedef struct ctable_view {
+    uint8_t *slots;
+    size_t slot_bytes;
+    uint64_t m, lo_mask, hi_mask, cmp0, cmp1;
+    unsigned hi_bits;
+} ctable_view;
+
+static inline __attribute__((always_inline)) ctable_view ctable_view_of(const ctable *ct)
+{
+    ctable_view v = {ct->slots, ct->slot_bytes, ct->m, ct->lo_mask, ct->hi_mask,
+                     ct->pair_cmp[0], ct->pair_cmp[1], ct->hi_bits};
+    return v;
+}
+
+/* How a table's probes compare slots: ctable_probe_lo, ctable_probe_pair,
+ * or byte by byte. */
+enum { CTABLE_BY_WORD, CTABLE_BY_PAIR, CTABLE_BY_BYTES };
+
+static inline int ctable_probe_kind(const ctable *ct)
+{
+    return ct->lo_mask ? CTABLE_BY_WORD : ctable_pairs(ct) ? CTABLE_BY_PAIR : CTABLE_BY_BYTES;
+}
+
 /* A slot of the key whose verbatim part is at hi and whose quotient is
  * q, at distance d, without its value.  The quotient begins in the
  * first word, at bit 8 + hi_bits < 64. */
-static inline void ctable_pair_image(const ctable *ct, const uint8_t *hi, uint64_t q,
-                                     unsigned d, uint64_t w[2])
+static inline __attribute__((always_inline)) void ctable_pair_image(const ctable_view *v,
+                                                                   const uint8_t *hi,
+                                                                   uint64_t q, unsigned d,
+                                                                   uint64_t w[2])
 {
-    unsigned at = 8 + ct->hi_bits;
-    w[0] = d | (word_load(hi) & ct->hi_mask) << 8 | q << at;
+    unsigned at = 8 + v->hi_bits;
+    w[0] = d | (word_load(hi) & v->hi_mask) << 8 | q << at;
     w[1] = q >> (64 - at);
 }
 
@@ -229,15 +292,15 @@ static inline __attribute__((always_inline)) int ctable_probe_end(uint8_t *s, un
 /* probe for keys of at most 64 bits whose slot begins with a word holding
  * the distance and the whole quotient (ct->lo_mask, set by ctable_attach):
  * one masked comparison a slot. */
-static inline __attribute__((always_inline)) int ctable_probe_lo(const ctable *ct, uint64_t home,
-                                                         uint64_t q, uint8_t **at,
-                                                         unsigned *dist)
+static inline __attribute__((always_inline)) int ctable_probe_lo(const ctable_view *v,
+                                                                uint64_t home, uint64_t q,
+                                                                uint8_t **at, unsigned *dist)
 {
-    size_t S = ct->slot_bytes;
-    uint8_t *s = ct->slots + home * S;
+    size_t S = v->slot_bytes;
+    uint8_t *s = v->slots + home * S;
     /* want is the slot the key would be at distance d: it carries into
      * the quotient only at d = 256, where every probe has ended */
-    uint64_t mask = ct->lo_mask, want = q << 8 | 1;
+    uint64_t mask = v->lo_mask, want = q << 8 | 1;
     for (unsigned d = 1;; d++, want++, s += S) {
         uint64_t w = word_load(s);
         if ((unsigned)(w & 0xff) < d)
@@ -251,18 +314,18 @@ static inline __attribute__((always_inline)) int ctable_probe_lo(const ctable *c
 
 /* probe for slots read as two words: two masked comparisons a slot at
  * most, the second only when the first word matches. */
-static inline __attribute__((always_inline)) int ctable_probe_pair(const ctable *ct,
+static inline __attribute__((always_inline)) int ctable_probe_pair(const ctable_view *v,
                                                                   uint64_t home,
                                                                   const uint8_t *hi,
                                                                   uint64_t q, uint8_t **at,
                                                                   unsigned *dist)
 {
-    size_t S = ct->slot_bytes;
-    uint8_t *s = ct->slots + home * S;
+    size_t S = v->slot_bytes;
+    uint8_t *s = v->slots + home * S;
     uint64_t want[2];
-    ctable_pair_image(ct, hi, q, 1, want);
+    ctable_pair_image(v, hi, q, 1, want);
     /* as in probe_lo, the distance never carries into the next field */
-    uint64_t cmp0 = ct->pair_cmp[0], cmp1 = ct->pair_cmp[1];
+    uint64_t cmp0 = v->cmp0, cmp1 = v->cmp1;
     for (unsigned d = 1;; d++, want[0]++, s += S) {
         uint64_t w = word_load(s);
         if ((unsigned)(w & 0xff) < d)
@@ -274,18 +337,10 @@ static inline __attribute__((always_inline)) int ctable_probe_pair(const ctable 
     }
 }
 
-/* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
- * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
- * Forced inline, with probe_lo: as a call it cost about 30 instructions
- * an edge. */
-static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, uint64_t home,
-                                                      const uint8_t *hi, uint64_t q,
-                                                      uint8_t **at, unsigned *dist)
+/* probe comparing slots byte by byte, for the slots of neither kind. */
+static inline int ctable_probe_bytes(const ctable *ct, uint64_t home, const uint8_t *hi,
+                                     uint64_t q, uint8_t **at, unsigned *dist)
 {
-    if (ct->lo_mask)
-        return ctable_probe_lo(ct, home, q, at, dist);
-    if (ctable_pairs(ct))
-        return ctable_probe_pair(ct, home, hi, q, at, dist);
     size_t S = ct->slot_bytes;
     uint8_t *s = ct->slots + home * S;
     for (unsigned d = 1;; d++, s += S) {
@@ -299,16 +354,53 @@ static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, 
     }
 }
 
+/* ctable_probe with the table as a view and the probe's kind (of
+ * ctable_probe_kind(ct)) given: a loop that finds many keys passes
+ * constants. */
+static inline __attribute__((always_inline)) int
+ctable_probe_in(const ctable *ct, const ctable_view *v, int kind, uint64_t home,
+                const uint8_t *hi, uint64_t q, uint8_t **at, unsigned *dist)
+{
+    if (kind == CTABLE_BY_WORD)
+        return ctable_probe_lo(v, home, q, at, dist);
+    if (kind == CTABLE_BY_PAIR)
+        return ctable_probe_pair(v, home, hi, q, at, dist);
+    return ctable_probe_bytes(ct, home, hi, q, at, dist);
+}
+
+/* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
+ * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
+ * Forced inline, with probe_lo: as a call it cost about 30 instructions
+ * an edge. */
+static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, uint64_t home,
+                                                             const uint8_t *hi, uint64_t q,
+                                                             uint8_t **at, unsigned *dist)
+{
+    ctable_view v = ctable_view_of(ct);
+    if (ct->lo_mask)
+        return ctable_probe_in(ct, &v, CTABLE_BY_WORD, home, hi, q, at, dist);
+    if (ctable_pairs(ct))
+        return ctable_probe_in(ct, &v, CTABLE_BY_PAIR, home, hi, q, at, dist);
+    return ctable_probe_bytes(ct, home, hi, q, at, dist);
+}
+
 /* Touches the slots a lookup of x starts with.  Forced inline: gcc 12
  * judges a function that only prefetches to have no effect, and deletes
  * the calls to it (the search then ran half as fast again). */
-static inline __attribute__((always_inline)) void ctable_prefetch_home(const ctable *ct,
+static inline __attribute__((always_inline)) void ctable_view_prefetch(const ctable_view *v,
                                                                       uint64_t home)
 {
     /* a probe reads a few slots on from home, often into the next line */
-    const uint8_t *p = ct->slots + home * ct->slot_bytes;
+    const uint8_t *p = v->slots + home * v->slot_bytes;
     __builtin_prefetch(p);
     __builtin_prefetch(p + 64);
+}
+
+static inline __attribute__((always_inline)) void ctable_prefetch_home(const ctable *ct,
+                                                                      uint64_t home)
+{
+    ctable_view v = ctable_view_of(ct);
+    ctable_view_prefetch(&v, home);
 }
 
 static inline __attribute__((always_inline)) void ctable_prefetch(const ctable *ct, uint64_t x)

@@ -514,7 +514,7 @@ enum { FIRE_TESTED, FIRE_LIST, FIRE_BITS };
 static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, size_t nb,
                                                               size_t *used, size_t last,
                                                               unsigned by_key, int mode,
-                                                              int *overflow)
+                                                              int compact, int *overflow)
 {
     pending *b = ex->batch;
     uint8_t *keys = ex->bkeys;
@@ -527,7 +527,9 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
     const size_t root_len = ex->root_len;
     uint32_t k = ex->k, end = ex->nfire;
     uint64_t bits = ex->fire_bits;
-    const uint64_t *delta0 = kn ? kn->delta0 : NULL;
+    const uint64_t *delta0 = kn ? kn->delta0 : NULL, *delta01 = kn ? kn->delta01 : NULL;
+    /* the table does not change in stages A and B */
+    const ctable_hasher h = compact ? ctable_hasher_of(ct) : (ctable_hasher){0};
     size_t u = *used;
     /* room for so many: one test a step instead of three */
     if (end - k > BATCH_MAX - nb)
@@ -557,18 +559,21 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
                 succ[0] = kcur[0] + delta0[t];
                 word_store(keys + u, succ[0]);
             } else {
-                keynet_fire_safe(kn, t, kcur, succ, by_key);
+                /* keynet_fire_safe, from the locals */
+                const uint64_t *d = delta01 + 2 * (size_t)t;
+                succ[0] = kcur[0] + d[0];
+                succ[1] = kcur[1] + d[1] + (succ[0] < kcur[0]);
                 keynet_store(keys + u, succ);
             }
             p->kind = P_SUCC;
-            if (!ct) {
+            if (!compact) {
                 p->hash = store_key_hash(ex->st, keys + u, root_len);
                 store_prefetch_slot(ex->st, p->hash);
             } else {
-                p->hash = by_key == 1   ? ctable_hash_word(ct, succ[0])
-                          : ct->hi_bits ? ctable_hash_pair(ct, succ[0], succ[1])
-                                        : ctable_hash(ct, keys + u);
-                p->q = ctable_split(ct, p->hash, &p->home);
+                /* a key of two words has verbatim bits (fill_batch) */
+                p->hash = by_key == 1 ? ctable_hasher_word(&h, succ[0])
+                                      : ctable_hasher_pair(&h, succ[0], succ[1]);
+                p->q = ctable_hasher_split(&h, p->hash, &p->home);
             }
             u += root_len;
             continue;
@@ -594,9 +599,9 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
             break;
         }
         p->kind = P_SUCC;
-        if (ct) {
+        if (compact) {
             p->hash = ctable_hash(ct, keys + u);
-            p->q = ctable_split(ct, p->hash, &p->home);
+            p->q = ctable_hasher_split(&h, p->hash, &p->home);
         } else {
             p->hash = store_key_hash(ex->st, keys + u, len);
             store_prefetch_slot(ex->st, p->hash);
@@ -607,6 +612,37 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
     ex->fire_bits = bits;
     *used = u;
     return nb;
+}
+
+/* fire_steps with its modes as constants: the loaded state's keys
+ * (by_key: 0, 1 or 2 words), how its firings are found, and whether a
+ * compact table hashes and splits its keys. */
+static inline __attribute__((always_inline)) size_t fire_dispatch(explore_t *ex, size_t nb,
+                                                                 size_t *used, size_t last,
+                                                                 int *overflow)
+{
+    const keynet_t *kn = ex->kn;
+    int compact = ex->ct != NULL;
+    if (!ex->by_key)
+        return compact ? fire_steps(ex, nb, used, last, 0, FIRE_TESTED, 1, overflow)
+                       : fire_steps(ex, nb, used, last, 0, FIRE_TESTED, 0, overflow);
+    /* a state none of whose firings leaves a field (the keynet's tables
+     * said so) fires without a test */
+    int mode = kn->unsafe ? FIRE_TESTED : kn->tab_words ? FIRE_LIST : FIRE_BITS;
+    switch ((kn->words == 1 ? 0 : 6) + 2 * mode + compact) {
+    case 0: return fire_steps(ex, nb, used, last, 1, FIRE_TESTED, 0, overflow);
+    case 1: return fire_steps(ex, nb, used, last, 1, FIRE_TESTED, 1, overflow);
+    case 2: return fire_steps(ex, nb, used, last, 1, FIRE_LIST, 0, overflow);
+    case 3: return fire_steps(ex, nb, used, last, 1, FIRE_LIST, 1, overflow);
+    case 4: return fire_steps(ex, nb, used, last, 1, FIRE_BITS, 0, overflow);
+    case 5: return fire_steps(ex, nb, used, last, 1, FIRE_BITS, 1, overflow);
+    case 6: return fire_steps(ex, nb, used, last, 2, FIRE_TESTED, 0, overflow);
+    case 7: return fire_steps(ex, nb, used, last, 2, FIRE_TESTED, 1, overflow);
+    case 8: return fire_steps(ex, nb, used, last, 2, FIRE_LIST, 0, overflow);
+    case 9: return fire_steps(ex, nb, used, last, 2, FIRE_LIST, 1, overflow);
+    case 10: return fire_steps(ex, nb, used, last, 2, FIRE_BITS, 0, overflow);
+    default: return fire_steps(ex, nb, used, last, 2, FIRE_BITS, 1, overflow);
+    }
 }
 
 /* Stages A and B: steps of as many queued states as fit.  Stops after an
@@ -638,22 +674,7 @@ static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
         }
         if (ex->k < ex->nfire) {
             int overflow = 0;
-            /* a state none of whose firings leaves a field (the keynet's
-             * tables said so) fires without a test */
-            const keynet_t *kn = ex->kn;
-            int mode = !ex->by_key || kn->unsafe ? FIRE_TESTED
-                       : kn->tab_words           ? FIRE_LIST
-                                                 : FIRE_BITS;
-            if (!ex->by_key)
-                nb = fire_steps(ex, nb, &used, last, 0, FIRE_TESTED, &overflow);
-            else if (kn->words == 1)
-                nb = mode == FIRE_TESTED ? fire_steps(ex, nb, &used, last, 1, FIRE_TESTED, &overflow)
-                     : mode == FIRE_LIST ? fire_steps(ex, nb, &used, last, 1, FIRE_LIST, &overflow)
-                                         : fire_steps(ex, nb, &used, last, 1, FIRE_BITS, &overflow);
-            else
-                nb = mode == FIRE_TESTED ? fire_steps(ex, nb, &used, last, 2, FIRE_TESTED, &overflow)
-                     : mode == FIRE_LIST ? fire_steps(ex, nb, &used, last, 2, FIRE_LIST, &overflow)
-                                         : fire_steps(ex, nb, &used, last, 2, FIRE_BITS, &overflow);
+            nb = fire_dispatch(ex, nb, &used, last, &overflow);
             if (overflow)
                 break;
             continue;
@@ -781,46 +802,71 @@ static int add_probed(search *s, const pending *p, int r, uint8_t *at, unsigned 
 }
 
 /* Stage C on a compact table: steps first to end, the slots of the step
- * PREFETCH_AHEAD on prefetched when ahead (end + PREFETCH_AHEAD <= nb).
- * A successor the table has, the common case, costs one probe, here;
- * every other step is do_step's.  Edges found known are counted into
- * *known.  0, or -1 to stop.  Copied with and without on_edge and the
- * prefetch, so that neither is tested a step. */
-static inline __attribute__((always_inline)) int
-drain_steps(search *s, size_t first, size_t end, size_t nb, uint64_t *known, int ahead,
+ * PREFETCH_AHEAD on prefetched when ahead (end + PREFETCH_AHEAD <= nb),
+ * while the table keeps its size.  A successor the table has, the
+ * common case, costs one probe, here; every other step is do_step's.
+ * Edges found known are counted into *known.  The index of the step
+ * after the last one done (a growth stops the loop: the probe's kind
+ * may change with the size), or SIZE_MAX to stop.  Copied with and
+ * without on_edge and the prefetch, and for each kind of probe, so that
+ * none is tested a step; the table is read as a view (ctable_view). */
+static inline __attribute__((always_inline)) size_t
+drain_steps(search *s, size_t first, size_t end, size_t nb, uint64_t *known, int ahead, int kind,
             int (*on_edge)(void *, store_ref, uint32_t, store_ref, int))
 {
     const ctable *ct = s->ex->ct;
+    const ctable_view v = ctable_view_of(ct);
     pending *b = s->ex->batch;
     const uint8_t *keys = s->ex->bkeys;
-    uint64_t m = ct->m;
-    for (size_t i = first; i < end; i++) {
+    uint64_t found = 0;
+    size_t i = first;
+    for (; i < end; i++) {
         const pending *p = &b[i];
         if (ahead)   /* steps that are no successor have home 0 */
-            ctable_prefetch_home(ct, b[i + PREFETCH_AHEAD].home);
+            ctable_view_prefetch(&v, b[i + PREFETCH_AHEAD].home);
         uint8_t *at;
         unsigned dist;
         int r;
         if (p->kind == P_SUCC) {
-            r = ctable_probe(ct, p->home, keys + p->off + 8, p->q, &at, &dist);
+            r = ctable_probe_in(ct, &v, kind, p->home, keys + p->off + 8, p->q, &at, &dist);
             if (r == 1) {
-                ++*known;
-                if (on_edge && on_edge(s->ctx, p->parent, p->t, STORE_NO_REF, 0))
-                    return -1;
+                found++;
+                if (on_edge && on_edge(s->ctx, p->parent, p->t, STORE_NO_REF, 0)) {
+                    i = SIZE_MAX;
+                    break;
+                }
                 continue;
             }
             r = add_probed(s, p, r, at, dist);
         } else {
             r = do_step(s, p);
         }
-        if (r < 0)
-            return -1;
-        if (ct->m != m) {
+        if (r < 0) {
+            i = SIZE_MAX;
+            break;
+        }
+        if (ct->m != v.m) {
             split_again(ct, b, i + 1, nb);
-            m = ct->m;
+            i++;
+            break;
         }
     }
-    return 0;
+    *known += found;
+    return i;
+}
+
+static inline __attribute__((always_inline)) size_t
+drain_by_kind(search *s, size_t first, size_t end, size_t nb, uint64_t *known, int ahead,
+              int (*on_edge)(void *, store_ref, uint32_t, store_ref, int))
+{
+    switch (ctable_probe_kind(s->ex->ct)) {
+    case CTABLE_BY_WORD:
+        return drain_steps(s, first, end, nb, known, ahead, CTABLE_BY_WORD, on_edge);
+    case CTABLE_BY_PAIR:
+        return drain_steps(s, first, end, nb, known, ahead, CTABLE_BY_PAIR, on_edge);
+    default:
+        return drain_steps(s, first, end, nb, known, ahead, CTABLE_BY_BYTES, on_edge);
+    }
 }
 
 static inline __attribute__((always_inline)) int
@@ -828,9 +874,13 @@ drain_compact(search *s, size_t nb, uint64_t *known,
               int (*on_edge)(void *, store_ref, uint32_t, store_ref, int))
 {
     size_t mid = nb > PREFETCH_AHEAD ? nb - PREFETCH_AHEAD : 0;
-    if (drain_steps(s, 0, mid, nb, known, 1, on_edge) < 0)
-        return -1;
-    return drain_steps(s, mid, nb, nb, known, 0, on_edge);
+    for (size_t i = 0; i < nb;) {
+        i = i < mid ? drain_by_kind(s, i, mid, nb, known, 1, on_edge)
+                    : drain_by_kind(s, i, nb, nb, known, 0, on_edge);
+        if (i == SIZE_MAX)
+            return -1;
+    }
+    return 0;
 }
 
 /* Stage C. */
@@ -891,7 +941,11 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     search s = {ex, v, ctx, NULL};
     ex->name = v->name;
     ex->start = mono_now();
-    ex->by_key = ex->kn && !ex->reducer;
+    /* untested firings of keys of two words hash them as a pair
+     * (fire_steps), which needs verbatim bits: store_new_packed takes a
+     * second word only for bits past the first 64, but should a key of
+     * two words have none, it is expanded as a marking */
+    ex->by_key = ex->kn && !ex->reducer && !(ex->ct && ex->kn->words == 2 && !ex->ct->hi_bits);
     if (ex->opt->verbose && ex->by_key)
         fprintf(stderr, "explore: enabledness on keys, %s\n",
                 ex->kn->tab ? "by tables" : ex->kn->ntransitions > 32 ? "tested again on changes"

@@ -113,8 +113,9 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
     kn->en = calloc((T + 63) / 64 + 1, sizeof *kn->en);
     kn->field_mask = calloc(P ? P : 1, sizeof *kn->field_mask);
     kn->delta0 = calloc(T ? T : 1, sizeof *kn->delta0);
+    kn->delta01 = calloc(2 * (size_t)(T ? T : 1), sizeof *kn->delta01);
     if (!kn->tr || !kn->need_fields || !kn->full_fields || !kn->en || !kn->field_mask ||
-        !kn->delta0) {
+        !kn->delta0 || !kn->delta01) {
         keynet_free(kn);
         return NULL;
     }
@@ -143,8 +144,11 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
             keynet_free(kn);
             return NULL;
         }
-    for (uint32_t t = 0; t < T; t++)
+    for (uint32_t t = 0; t < T; t++) {
         kn->delta0[t] = kn->tr[t].delta[0];
+        kn->delta01[2 * (size_t)t] = kn->tr[t].delta[0];
+        kn->delta01[2 * (size_t)t + 1] = kn->tr[t].delta[1];
+    }
     kn->unsafe = UINT64_MAX;
     (void)keynet_tabulate(kn, cn, st);
     return kn;
@@ -160,6 +164,7 @@ void keynet_free(keynet_t *kn)
     free(kn->en);
     free(kn->field_mask);
     free(kn->delta0);
+    free(kn->delta01);
     free(kn->chunks);
     free(kn->tab);
     free(kn);

@@ -84,6 +84,8 @@ typedef struct keynet {
     uint32_t owner[128];       /* place of each key bit (UINT32_MAX: none) */
     uint64_t *field_mask;      /* per place: its field's bits in its word */
     uint64_t *delta0;          /* per transition: tr->delta[0], packed */
+    uint64_t *delta01;         /* keys of two words: tr->delta[0] and [1]
+                                * of t at 2 t and 2 t + 1, packed */
     /* enabledness by table (keytab.c), when tab is not NULL: entries of
      * tab_stride words; tab_words 0 for one word holding both halves
      * (at most 32 transitions), else the words of each half */
@@ -212,10 +214,10 @@ static inline __attribute__((always_inline)) void keynet_fire_safe(const keynet_
         s[1] = 0;
         return;
     }
-    const keynet_trans *tr = &kn->tr[t];
-    uint64_t lo = k[0] + tr->delta[0];
+    const uint64_t *d = kn->delta01 + 2 * (size_t)t;
+    uint64_t lo = k[0] + d[0];
     s[0] = lo;
-    s[1] = k[1] + tr->delta[1] + (lo < k[0]);
+    s[1] = k[1] + d[1] + (lo < k[0]);
 }
 
 static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2], uint64_t s[2])

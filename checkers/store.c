@@ -32,6 +32,8 @@ struct store {
     size_t used, grow_at, full_at;
     double deadline;            /* store_set_deadline; 0: none */
     double grow_seconds;        /* how long the last doubling took */
+    double grow_total;          /* all of a compact table's growths, and */
+    unsigned grows;             /* how many (-v) */
     int declined;               /* a doubling was skipped for the deadline */
 
     uint8_t **blocks;
@@ -1126,7 +1128,8 @@ static int ct_resize(store_t *st, uint64_t m)
         return -1;
     ctable to = st->ct;
     ctable_attach(&to, mem, m);
-    if (!st->ct.slots) {
+    int growing = st->ct.slots != NULL;
+    if (!growing) {
         account_anyway(st, size);
     } else if (ct_move_all(st, &to, size) < 0) {
         big_free(mem, size);
@@ -1138,6 +1141,10 @@ static int ct_resize(store_t *st, uint64_t m)
     st->ct_size = size;
     ct_thresholds(st);
     st->grow_seconds = mono_now() - start;
+    if (growing) {
+        st->grow_total += st->grow_seconds;
+        st->grows++;
+    }
     return 0;
 }
 
@@ -1300,7 +1307,8 @@ void store_print_stats(const store_t *st, FILE *f)
         return;
     }
     fprintf(f, "store: %zu-byte keys (%u bits) in a compact table of %llu slots of %zu bytes, "
-               "load %.2f (%.1f bytes/state); queue at most %.1f MB\n",
+               "load %.2f (%.1f bytes/state); queue at most %.1f MB; grown %u times in %.2f s\n",
             st->plen, st->pspan, (unsigned long long)st->ct.m, st->ct.slot_bytes, store_load(st),
-            (double)st->ct_size / (double)n, (double)st->queue_peak / 1048576.0);
+            (double)st->ct_size / (double)n, (double)st->queue_peak / 1048576.0,
+            st->grows, st->grow_total);
 }
