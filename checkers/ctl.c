@@ -178,7 +178,7 @@ ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size
         return NULL;
     }
     builder b = {m, watch, ctx, 0, 0};
-    explore_visitor v = {on_state, on_edge, on_expanded, "ctl"};
+    explore_visitor v = {on_state, on_edge, on_expanded, "ctl", 0};
     explore_status st = explore_bfs(ex, &v, &b, res);
     explore_free(ex);
     /* explore counted its store; the graph and the atoms lived beside it */

@@ -106,11 +106,13 @@ static void search(const cnet_t *cn, const tree_t *formula, prop_kind kind,
 {
     double start = mono_now();
     goal g = {cn, formula, 0, 0, 0, NULL};
-    explore_visitor v = {NULL, NULL, NULL, reduce ? "stubborn" : "explicit"};
-    if (kind == KIND_DL)
+    explore_visitor v = {NULL, NULL, NULL, reduce ? "stubborn" : "explicit", 0};
+    if (kind == KIND_DL) {
         v.on_expanded = dl_expanded;
-    else
+        v.deadlocks_only = 1;
+    } else {
         v.on_state = reach_state;
+    }
     result_add_technique(res, "EXPLICIT");
     explore_t *ex = explore_new(cn, opt, opt->want_run ? EXPLORE_RUNS : 0);
     if (ex && reduce && !(g.sb = stubborn_new(cn)))

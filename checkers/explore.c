@@ -108,6 +108,9 @@ struct explore {
     int by_key;
     uint64_t kcur[2];     /* the loaded state's key */
     int bound_broken;     /* a firing left its field */
+    /* which expansions end with a step (P_END), for on_expanded: a
+     * search for deadlocks needs only theirs, others none */
+    enum { END_NONE, END_DEADLOCKS, END_ALL } end_steps;
 
     /* a new state's marking, for on_state (stage C) */
     nc_count *m2;
@@ -679,13 +682,16 @@ static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
                 break;
             continue;
         }
-        /* the end of the state's expansion */
-        pending *p = &ex->batch[nb++];
-        p->kind = P_END;
-        p->home = 0;
-        p->parent = ex->cur;
-        p->id = ex->cur_id;
-        p->t = ex->nen;
+        /* the end of the state's expansion, as a step when on_expanded
+         * wants it */
+        if (ex->end_steps == END_ALL || (ex->end_steps == END_DEADLOCKS && ex->nen == 0)) {
+            pending *p = &ex->batch[nb++];
+            p->kind = P_END;
+            p->home = 0;
+            p->parent = ex->cur;
+            p->id = ex->cur_id;
+            p->t = ex->nen;
+        }
         ex->loaded = 0;
     }
     for (size_t i = 0; i < nb && !ex->ct; i++)
@@ -941,6 +947,7 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
     search s = {ex, v, ctx, NULL};
     ex->name = v->name;
     ex->start = mono_now();
+    ex->end_steps = !v->on_expanded ? END_NONE : v->deadlocks_only ? END_DEADLOCKS : END_ALL;
     /* untested firings of keys of two words hash them as a pair
      * (fire_steps), which needs verbatim bits: store_new_packed takes a
      * second word only for bits past the first 64, but should a key of

@@ -42,6 +42,10 @@ typedef struct explore_visitor {
     int (*on_expanded)(void *ctx, uint64_t id, store_ref ref, uint32_t nenabled);
     /* Prefix of progress lines ("explicit"); NULL means "explore". */
     const char *name;
+    /* Set when on_expanded is only for deadlocks: it is then not called
+     * for a state with an enabled transition, which saves a step a
+     * state. */
+    int deadlocks_only;
 } explore_visitor;
 
 /* What a search keeps.  EXPLORE_RUNS: explore_run works, for the 1-3

@@ -245,7 +245,7 @@ void generic_behavioural(const cnet_t *cn, const check_options *opt, gp_result *
         for (int i = GP_SAFE; i <= GP_LIVE; i++)
             gp_set(&out->v[i], -1, "EXPLICIT", "memory budget exhausted");
     } else {
-        explore_visitor v = {on_state, on_edge, on_expanded, "properties"};
+        explore_visitor v = {on_state, on_edge, on_expanded, "properties", 0};
         result_t res;
         result_init(&res);
         explore_status st = explore_bfs(ex, &v, &w, &res);

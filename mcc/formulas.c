@@ -208,7 +208,7 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
     s.words = reduced ? (por ? "EXPLICIT STUBBORN_SETS " TECH_REDUCTION
                              : "EXPLICIT " TECH_REDUCTION)
                       : (por ? "EXPLICIT STUBBORN_SETS" : "EXPLICIT");
-    explore_visitor v = {on_state, NULL, NULL, r->exam};
+    explore_visitor v = {on_state, NULL, NULL, r->exam, 0};
     result_t res;
     result_init(&res);
     explore_status st = explore_bfs(ex, &v, &s, &res);

@@ -405,7 +405,7 @@ static int explore_for(const mcc_run *r, watch *w)
         {TECH_EXPLICIT, TECH_STUBBORN},
         {TECH_EXPLICIT " " TECH_REDUCTION, TECH_STUBBORN " " TECH_REDUCTION}};
     w->tech = techs[reduced][por];
-    explore_visitor v = {on_state, on_edge, on_expanded, names[w->q]};
+    explore_visitor v = {on_state, on_edge, on_expanded, names[w->q], 0};
     result_t res;
     result_init(&res);
     explore_status st = explore_bfs(ex, &v, w, &res);

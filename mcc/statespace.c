@@ -35,7 +35,7 @@ int mcc_state_space(mcc_run *r)
     check_options opt;
     mcc_search_options(r, 0, &opt);
     tally t = {r->cn->nplaces, 0, 0};
-    explore_visitor v = {on_state, NULL, NULL, "StateSpace"};
+    explore_visitor v = {on_state, NULL, NULL, "StateSpace", 0};
     explore_t *ex = explore_new(r->cn, &opt, 0);
     if (!ex) {
         fprintf(stderr, "mck mcc: StateSpace: memory budget too small to start\n");

@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- building nets ---- */
 
@@ -459,7 +460,7 @@ static void test_visitor(void)
     result_t res;
     result_init(&res);
     tally t = {0, 0, 0, 0, 0};
-    explore_visitor v = {tally_state, tally_edge, tally_expanded, "test"};
+    explore_visitor v = {tally_state, tally_edge, tally_expanded, "test", 0};
     explore_t *ex = explore_new(nc_compile(n), &opt, 0);
     explore_status st = explore_bfs(ex, &v, &t, &res);
     CHECK(st == EXPLORE_DONE && t.bad == 0 && t.states == 14 && t.expanded == 14 &&
@@ -468,6 +469,51 @@ static void test_visitor(void)
           (unsigned long long)t.edges);
     explore_free(ex);
     result_clear(&res);
+    nc_free_net(n);
+}
+
+/* The ids of the expanded states with no enabled transition, and whether
+ * on_expanded saw any other. */
+typedef struct deadlocks {
+    uint64_t ids[16];
+    unsigned n, live;
+} deadlocks;
+
+static int note_deadlock(void *ctx, uint64_t id, store_ref ref, uint32_t nenabled)
+{
+    deadlocks *d = ctx;
+    (void)ref;
+    if (nenabled)
+        d->live++;
+    else if (d->n < 16)
+        d->ids[d->n++] = id;
+    return 0;
+}
+
+static deadlocks deadlocks_of(net_t *n, int only)
+{
+    check_options opt = options();
+    result_t res;
+    result_init(&res);
+    deadlocks d = {{0}, 0, 0};
+    explore_visitor v = {NULL, NULL, note_deadlock, "test", only};
+    explore_t *ex = explore_new(nc_compile(n), &opt, 0);
+    CHECK(explore_bfs(ex, &v, &d, &res) == EXPLORE_DONE, "deadlocks_only %d: search done", only);
+    explore_free(ex);
+    result_clear(&res);
+    return d;
+}
+
+/* A visitor for deadlocks only is told of the same deadlocks, in the same
+ * order, and of no other state. */
+static void test_deadlocks_only(void)
+{
+    net_t *n = philo_net();
+    deadlocks all = deadlocks_of(n, 0), only = deadlocks_of(n, 1);
+    CHECK(all.n > 0 && all.live == 14 - all.n && only.n == all.n && only.live == 0 &&
+              memcmp(all.ids, only.ids, all.n * sizeof *all.ids) == 0,
+          "deadlocks only: the same %u deadlocks, none of the %u other states", only.n,
+          all.live);
     nc_free_net(n);
 }
 
@@ -482,5 +528,6 @@ int main(void)
     test_product();
     test_empty();
     test_visitor();
+    test_deadlocks_only();
     UNIT_DONE();
 }
