@@ -377,11 +377,7 @@ static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, 
                                                              uint8_t **at, unsigned *dist)
 {
     ctable_view v = ctable_view_of(ct);
-    if (ct->lo_mask)
-        return ctable_probe_in(ct, &v, CTABLE_BY_WORD, home, hi, q, at, dist);
-    if (ctable_pairs(ct))
-        return ctable_probe_in(ct, &v, CTABLE_BY_PAIR, home, hi, q, at, dist);
-    return ctable_probe_bytes(ct, home, hi, q, at, dist);
+    return ctable_probe_in(ct, &v, ctable_probe_kind(ct), home, hi, q, at, dist);
 }
 
 /* Touches the slots a lookup of x starts with.  Forced inline: gcc 12

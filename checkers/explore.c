@@ -565,10 +565,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
                 succ[0] = kcur[0] + delta0[t];
                 word_store(keys + u, succ[0]);
             } else {
-                /* keynet_fire_safe, from the locals */
-                const uint64_t *d = delta01 + 2 * (size_t)t;
-                succ[0] = kcur[0] + d[0];
-                succ[1] = kcur[1] + d[1] + (succ[0] < kcur[0]);
+                keynet_fire_pair(delta01, t, kcur, succ);
                 keynet_store(keys + u, succ);
             }
             p->kind = P_SUCC;
@@ -576,7 +573,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
                 p->hash = store_key_hash(ex->st, keys + u, root_len);
                 store_prefetch_slot(ex->st, p->hash);
             } else {
-                /* a key of two words has verbatim bits (fill_batch) */
+                /* a key of two words has verbatim bits (explore_bfs) */
                 p->hash = by_key == 1 ? ctable_hasher_word(&h, succ[0])
                                       : ctable_hasher_pair(&h, succ[0], succ[1]);
                 p->q = ctable_hasher_split(&h, p->hash, &p->home);

@@ -203,6 +203,19 @@ static inline __attribute__((always_inline)) int keynet_fire_in(const keynet_t *
     return 1;
 }
 
+/* The successor of the two-word key k under t, from kn->delta01 (a
+ * caller may pass it from a local), without a test. */
+static inline __attribute__((always_inline)) void keynet_fire_pair(const uint64_t *delta01,
+                                                                  uint32_t t,
+                                                                  const uint64_t k[2],
+                                                                  uint64_t s[2])
+{
+    const uint64_t *d = delta01 + 2 * (size_t)t;
+    uint64_t lo = k[0] + d[0];
+    s[0] = lo;
+    s[1] = k[1] + d[1] + (lo < k[0]);
+}
+
 /* The successor of k under t when kn->unsafe says it stays in its
  * fields: no test. */
 static inline __attribute__((always_inline)) void keynet_fire_safe(const keynet_t *kn, uint32_t t,
@@ -214,10 +227,7 @@ static inline __attribute__((always_inline)) void keynet_fire_safe(const keynet_
         s[1] = 0;
         return;
     }
-    const uint64_t *d = kn->delta01 + 2 * (size_t)t;
-    uint64_t lo = k[0] + d[0];
-    s[0] = lo;
-    s[1] = k[1] + d[1] + (lo < k[0]);
+    keynet_fire_pair(kn->delta01, t, k, s);
 }
 
 static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2], uint64_t s[2])
