@@ -533,7 +533,7 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
     const size_t root_len = ex->root_len;
     uint32_t k = ex->k, end = ex->nfire;
     uint64_t bits = ex->fire_bits;
-    const uint64_t *delta0 = kn ? kn->delta0 : NULL, *delta01 = kn ? kn->delta01 : NULL;
+    const uint64_t *delta = kn ? kn->delta : NULL;
     /* the table does not change in stages A and B */
     const ctable_hasher h = compact ? ctable_hasher_of(ct) : (ctable_hasher){0};
     size_t u = *used;
@@ -562,10 +562,10 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
              * and hashed as it is */
             uint64_t succ[2];
             if (by_key == 1) {
-                succ[0] = kcur[0] + delta0[t];
+                succ[0] = kcur[0] + delta[t];
                 word_store(keys + u, succ[0]);
             } else {
-                keynet_fire_pair(delta01, t, kcur, succ);
+                keynet_fire_pair(delta, t, kcur, succ);
                 keynet_store(keys + u, succ);
             }
             p->kind = P_SUCC;

@@ -112,10 +112,9 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
     kn->full_fields = calloc(cn->eff_start[T] + 1, sizeof *kn->full_fields);
     kn->en = calloc((T + 63) / 64 + 1, sizeof *kn->en);
     kn->field_mask = calloc(P ? P : 1, sizeof *kn->field_mask);
-    kn->delta0 = calloc(T ? T : 1, sizeof *kn->delta0);
-    kn->delta01 = calloc(2 * (size_t)(T ? T : 1), sizeof *kn->delta01);
+    kn->delta = calloc(words * (T ? T : 1), sizeof *kn->delta);
     if (!kn->tr || !kn->need_fields || !kn->full_fields || !kn->en || !kn->field_mask ||
-        !kn->delta0 || !kn->delta01) {
+        !kn->delta) {
         keynet_free(kn);
         return NULL;
     }
@@ -144,11 +143,9 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
             keynet_free(kn);
             return NULL;
         }
-    for (uint32_t t = 0; t < T; t++) {
-        kn->delta0[t] = kn->tr[t].delta[0];
-        kn->delta01[2 * (size_t)t] = kn->tr[t].delta[0];
-        kn->delta01[2 * (size_t)t + 1] = kn->tr[t].delta[1];
-    }
+    for (uint32_t t = 0; t < T; t++)
+        for (size_t w = 0; w < words; w++)
+            kn->delta[words * t + w] = kn->tr[t].delta[w];
     kn->unsafe = UINT64_MAX;
     (void)keynet_tabulate(kn, cn, st);
     return kn;
@@ -163,8 +160,7 @@ void keynet_free(keynet_t *kn)
     free(kn->full_fields);
     free(kn->en);
     free(kn->field_mask);
-    free(kn->delta0);
-    free(kn->delta01);
+    free(kn->delta);
     free(kn->chunks);
     free(kn->tab);
     free(kn);

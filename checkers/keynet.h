@@ -83,9 +83,8 @@ typedef struct keynet {
     const uint32_t *consumers_start, *consumers;
     uint32_t owner[128];       /* place of each key bit (UINT32_MAX: none) */
     uint64_t *field_mask;      /* per place: its field's bits in its word */
-    uint64_t *delta0;          /* per transition: tr->delta[0], packed */
-    uint64_t *delta01;         /* keys of two words: tr->delta[0] and [1]
-                                * of t at 2 t and 2 t + 1, packed */
+    uint64_t *delta;           /* tr->delta, packed: words a transition,
+                                * t's at words * t */
     /* enabledness by table (keytab.c), when tab is not NULL: entries of
      * tab_stride words; tab_words 0 for one word holding both halves
      * (at most 32 transitions), else the words of each half */
@@ -203,14 +202,14 @@ static inline __attribute__((always_inline)) int keynet_fire_in(const keynet_t *
     return 1;
 }
 
-/* The successor of the two-word key k under t, from kn->delta01 (a
+/* The successor of the two-word key k under t, from kn->delta (a
  * caller may pass it from a local), without a test. */
-static inline __attribute__((always_inline)) void keynet_fire_pair(const uint64_t *delta01,
+static inline __attribute__((always_inline)) void keynet_fire_pair(const uint64_t *delta,
                                                                   uint32_t t,
                                                                   const uint64_t k[2],
                                                                   uint64_t s[2])
 {
-    const uint64_t *d = delta01 + 2 * (size_t)t;
+    const uint64_t *d = delta + 2 * (size_t)t;
     uint64_t lo = k[0] + d[0];
     s[0] = lo;
     s[1] = k[1] + d[1] + (lo < k[0]);
@@ -223,11 +222,11 @@ static inline __attribute__((always_inline)) void keynet_fire_safe(const keynet_
                                                                   uint64_t s[2], unsigned words)
 {
     if (words == 1) {
-        s[0] = k[0] + kn->delta0[t];
+        s[0] = k[0] + kn->delta[t];
         s[1] = 0;
         return;
     }
-    keynet_fire_pair(kn->delta01, t, k, s);
+    keynet_fire_pair(kn->delta, t, k, s);
 }
 
 static inline int keynet_fire(const keynet_t *kn, uint32_t t, const uint64_t k[2], uint64_t s[2])
