@@ -19,6 +19,7 @@
 #include "checkers/ctable.h"
 #include "checkers/explore.h"
 #include "checkers/keynet.h"
+#include "checkers/onehot.h"
 #include "checkers/placebits.h"
 #include "checkers/progress.h"
 
@@ -44,6 +45,8 @@
  * the time limit at most): the LPs are a few milliseconds per place on
  * most nets, and a net too big for them is searched with variable keys. */
 #define PLACEBITS_SECONDS 1.0
+/* of that time, what finding one-hot groups may take (onehot.h) */
+#define ONEHOT_SHARE 0.25
 
 typedef enum { P_SUCC, P_END, P_OVERFLOW } pending_kind;
 
@@ -158,16 +161,26 @@ static store_t *new_store(const cnet_t *cn, const check_options *opt, unsigned f
         seconds = opt->timeout / 20;
     double start = mono_now();
     uint8_t *bits = opt->variable_keys ? NULL : placebits(cn, seconds);
+    double bounds_done = mono_now();
+    uint32_t ngroups = 0;
+    uint32_t *group = bits ? onehot_groups(cn, bits, seconds * ONEHOT_SHARE, &ngroups) : NULL;
     store_t *st = NULL;
     if (bits && !(flags & EXPLORE_REFS) && !opt->no_compact)
-        st = store_new_compact(cn->nplaces, bits, cn->ntransitions, budget, keep);
+        st = store_new_compact(cn->nplaces, bits, group, cn->ntransitions, budget, keep);
     if (bits && !st)
-        st = store_new_packed(cn->nplaces, bits, budget, keep);
+        st = store_new_packed(cn->nplaces, bits, group, budget, keep);
     free(bits);
-    if (opt->verbose)
-        fprintf(stderr, "explore: %s keys%s (place bounds: %.3f s)\n",
+    free(group);
+    if (opt->verbose) {
+        fprintf(stderr, "explore: %s keys%s (place bounds: %.3f s",
                 st ? "fixed-width" : "variable-length",
-                st && store_is_compact(st) ? " in a compact table" : "", mono_now() - start);
+                st && store_is_compact(st) ? " in a compact table" : "", bounds_done - start);
+        uint32_t grouped = 0;
+        if (st && store_groups(st, &grouped))
+            fprintf(stderr, "; %u places in %u one-hot groups: %.3f s", grouped,
+                    store_groups(st, &grouped), mono_now() - bounds_done);
+        fprintf(stderr, ")\n");
+    }
     return st ? st : store_new(cn->nplaces, budget, keep);
 }
 

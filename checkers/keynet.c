@@ -4,10 +4,11 @@
 #include <stdlib.h>
 
 static void add_field(keynet_field *f, uint32_t *n, unsigned word, unsigned shift, uint64_t mask,
-                      uint64_t value)
+                      uint64_t value, int eq)
 {
     f[*n].word = (uint8_t)word;
     f[*n].shift = (uint8_t)shift;
+    f[*n].eq = (uint8_t)eq;
     f[*n].mask = mask;
     f[*n].value = value;
     ++*n;
@@ -62,13 +63,19 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
     keynet_trans *tr = &kn->tr[t];
     unsigned word, shift;
     uint64_t max;
+    uint64_t number;
     tr->need_from = *nneed;
     for (uint32_t i = cn->need_start[t]; i < cn->need_start[t + 1]; i++) {
         store_field(st, cn->need_place[i], &word, &shift, &max);
-        if (max == 1 && cn->need_weight[i] == 1)
+        if (store_place_number(st, cn->need_place[i], &number))
+            /* a need of 2 or more is never met: a field value past the
+             * group's numbers never occurs */
+            add_field(kn->need_fields, nneed, word, shift, max,
+                      cn->need_weight[i] == 1 ? number : max + 1, 1);
+        else if (max == 1 && cn->need_weight[i] == 1)
             tr->need[word] |= UINT64_C(1) << shift;
         else if (!max || !add_to_group(&tr->wide, word, shift, max, cn->need_weight[i]))
-            add_field(kn->need_fields, nneed, word, shift, max, cn->need_weight[i]);
+            add_field(kn->need_fields, nneed, word, shift, max, cn->need_weight[i], 0);
     }
     tr->need_to = *nneed;
     tr->full_from = *nfull;
@@ -78,6 +85,16 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
         store_field(st, p, &word, &shift, &max);
         if (d < 0 && need_of(cn, t, p) < (nc_count)(-(d + 1)) + 1)
             return -1;
+        if (store_place_number(st, p, &number)) {
+            /* the token moves within the group, from a place t needs
+             * (its number tested above) to one it adds to: the field
+             * takes the new number, and cannot leave its range.  A change
+             * other than 1 or -1 is never made: t needs 2 tokens of the
+             * group, or has one place twice, and is never enabled */
+            if (d >= -1 && d <= 1)
+                add_delta(tr->delta, word, shift, d * (int64_t)number);
+            continue;
+        }
         if (d > 0 && (uint64_t)d > max) {
             tr->overflows = 1;   /* a bound that cannot hold; never fired */
             continue;
@@ -87,7 +104,7 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
         if (d > 0 && max == 1)
             tr->full[word] |= UINT64_C(1) << shift;
         else if (d > 0 && !add_to_group(&tr->grows, word, shift, max, (uint64_t)d))
-            add_field(kn->full_fields, nfull, word, shift, max, max - (uint64_t)d);
+            add_field(kn->full_fields, nfull, word, shift, max, max - (uint64_t)d, 0);
         add_delta(tr->delta, word, shift, d);
     }
     tr->full_to = *nfull;
@@ -129,12 +146,17 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
         store_field(st, p, &word, &shift, &max);
         if (!max)
             continue;
-        kn->field_mask[p] = max << shift;
         unsigned width = 64u - (unsigned)__builtin_clzll(max);
-        for (unsigned b = 0; b < width; b++)
-            kn->owner[64 * word + shift + b] = p;
         if (word + 1 == words && shift + width > top)
             top = shift + width;
+        /* a group's field stands for several places: a change of it
+         * has every transition tested again (retest_words) */
+        uint64_t number;
+        if (store_place_number(st, p, &number))
+            continue;
+        kn->field_mask[p] = max << shift;
+        for (unsigned b = 0; b < width; b++)
+            kn->owner[64 * word + shift + b] = p;
     }
     kn->last_mask = top >= 64 ? UINT64_MAX : (UINT64_C(1) << top) - 1;
     uint32_t nneed = 0, nfull = 0;

@@ -27,9 +27,11 @@
 #include <stdint.h>
 
 /* A field compared with a constant: ((word >> shift) & mask) against
- * value (enabling: >= value; overflow: > value). */
+ * value (enabling: >= value, or == value for a place of a one-hot group,
+ * whose field holds the number of the place with the token (eq);
+ * overflow: > value). */
 typedef struct keynet_field {
-    uint8_t word, shift;
+    uint8_t word, shift, eq;
     uint64_t mask, value;
 } keynet_field;
 
@@ -128,7 +130,7 @@ static inline int keynet_fields_hold(const keynet_field *f, uint32_t from, uint3
 {
     for (uint32_t i = from; i < to; i++) {
         uint64_t v = (k[f[i].word] >> f[i].shift) & f[i].mask;
-        if (at_least ? v < f[i].value : v > f[i].value)
+        if (f[i].eq ? v != f[i].value : at_least ? v < f[i].value : v > f[i].value)
             return 0;
     }
     return 1;

@@ -27,10 +27,13 @@
 #define KEYTAB_FIELD_MAX 12u
 #define KEYTAB_BYTES_MAX ((size_t)256 << 10)
 
+/* A place's field; the places of a one-hot group share theirs, each
+ * with its number (grouped). */
 typedef struct field {
     uint32_t place;
     unsigned word, shift, width;
-    uint64_t max;
+    uint64_t max, number;
+    int grouped;
 } field;
 
 static int by_position(const void *a, const void *b)
@@ -86,9 +89,12 @@ static uint32_t cut(keynet_t *kn, const field *f, uint32_t n, uint32_t *first)
             return 0;
         uint32_t j = i + 1;
         unsigned span = f[i].width;
-        while (j < n && f[j].word == f[i].word &&
-               f[j].shift + f[j].width - f[i].shift <= KEYTAB_CHUNK_BITS) {
-            span = f[j].shift + f[j].width - f[i].shift;
+        /* the places of a one-hot group share a field: they join the
+         * chunk of its first, whatever its width */
+        unsigned most = f[i].width > KEYTAB_CHUNK_BITS ? f[i].width : KEYTAB_CHUNK_BITS;
+        while (j < n && f[j].word == f[i].word && f[j].shift + f[j].width - f[i].shift <= most) {
+            unsigned end = f[j].shift + f[j].width - f[i].shift;
+            span = end > span ? end : span;
             j++;
         }
         if ((entries + (UINT32_C(1) << span)) * entry_bytes > KEYTAB_BYTES_MAX)
@@ -119,9 +125,14 @@ static void fill(keynet_t *kn, const cnet_t *cn, const field *f, const uint32_t 
             memcpy(tab + v * stride, kn->tab_init, stride * sizeof *tab);
         for (uint32_t i = first[c]; i < first[c + 1]; i++) {
             conditions_of(cn, f[i].place, need, delta);
-            for (uint64_t v = 0; v <= ch->mask; v++)
-                restrict_entry(kn, tab + v * stride, need, delta,
-                               (v >> (f[i].shift - ch->shift)) & f[i].max, f[i].max);
+            for (uint64_t v = 0; v <= ch->mask; v++) {
+                uint64_t value = (v >> (f[i].shift - ch->shift)) & f[i].max;
+                /* a grouped place holds the token or nothing */
+                if (f[i].grouped)
+                    restrict_entry(kn, tab + v * stride, need, delta, value == f[i].number, 1);
+                else
+                    restrict_entry(kn, tab + v * stride, need, delta, value, f[i].max);
+            }
         }
     }
 }
@@ -166,8 +177,11 @@ int keynet_tabulate(keynet_t *kn, const cnet_t *cn, const store_t *st)
         unsigned word, shift;
         uint64_t max;
         store_field(st, p, &word, &shift, &max);
+        uint64_t number = 0;
+        int grouped = store_place_number(st, p, &number);
         if (max)
-            f[n++] = (field){p, word, shift, 64u - (unsigned)__builtin_clzll(max), max};
+            f[n++] = (field){p, word, shift, 64u - (unsigned)__builtin_clzll(max), max, number,
+                             grouped};
     }
     if (ok) {
         initial_entry(kn, cn, st, need, delta);

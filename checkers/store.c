@@ -58,12 +58,22 @@ struct store {
     uint8_t *pshift;
     uint64_t *pmax;             /* per place: the largest count its field holds */
     uint64_t *pbase;            /* the base marking's key, as words */
-    uint64_t *phigh;            /* the bits of every field but its lowest */
+    uint64_t *phigh;            /* the bits of every field but its lowest,
+                                 * groups' fields left out */
+    uint64_t *pgroupbits;       /* the bits of the groups' fields */
     uint32_t *powner;           /* per key bit: the place whose field holds it */
     uint64_t *ptmp;             /* a key being built */
     uint64_t plast_mask;        /* the bytes of the last word the key keeps */
     unsigned pspan;             /* bits from the first to the last field's end */
     int bound_broken;
+    /* one-hot groups (onehot.h): the places of group g share one field,
+     * whose value is the number of the one holding the token */
+    uint32_t ngroups;
+    uint32_t *pgroup;           /* per place: 0, or its group */
+    uint32_t *pindex;           /* per grouped place: its number */
+    uint32_t *gstart;           /* group g's places by number: gplace from */
+    uint32_t *gplace;           /*   gstart[g - 1] to gstart[g] */
+    uint32_t *gseen;            /* per group: places marked (packed_encode) */
 
     /* compact stores (store_new_compact): the set, with the transitions,
      * is a ctable; the arena only queues keys, and is freed behind the
@@ -661,13 +671,24 @@ static size_t packed_encode(store_t *st, const nc_count *m, uint8_t *buf)
 {
     uint64_t *k = st->ptmp;
     memset(k, 0, st->pwords * sizeof *k);
+    if (st->ngroups)
+        memset(st->gseen, 0, st->ngroups * sizeof *st->gseen);
     for (uint32_t p = 0; p < st->nplaces; p++) {
-        if (m[p] > st->pmax[p]) {
+        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
+        if (m[p] > (g ? 1 : st->pmax[p])) {
             st->bound_broken = 1;
             return 0;
         }
-        k[st->pword[p]] |= (uint64_t)m[p] << st->pshift[p];
+        if (g && m[p])
+            st->gseen[g - 1]++;
+        k[st->pword[p]] |= (uint64_t)(g ? m[p] * st->pindex[p] : m[p]) << st->pshift[p];
     }
+    /* a group's token is always somewhere, and in one place */
+    for (uint32_t g = 0; g < st->ngroups; g++)
+        if (st->gseen[g] != 1) {
+            st->bound_broken = 1;
+            return 0;
+        }
     return packed_emit(st, k, buf);
 }
 
@@ -688,8 +709,11 @@ void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint
 {
     if (st->packed) {
         memset(st->pbase, 0, st->pwords * sizeof *st->pbase);
-        for (uint32_t i = 0; i < n; i++)
-            st->pbase[st->pword[marked[i]]] |= (uint64_t)m[marked[i]] << st->pshift[marked[i]];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t p = marked[i];
+            uint64_t v = st->ngroups && st->pgroup[p] ? st->pindex[p] : m[p];
+            st->pbase[st->pword[p]] |= v << st->pshift[p];
+        }
         return;
     }
     uint64_t *nz = st->base_nz, *gt = st->base_gt;
@@ -705,19 +729,42 @@ void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint
     }
 }
 
+/* The place of group g whose number is the value of field mask in word.
+ * A field's values past its group's places never occur: the group holds
+ * its one token in every marking that is encoded (packed_encode). */
+static inline uint32_t group_place(const store_t *st, uint32_t g, uint64_t word, uint64_t mask,
+                                   unsigned shift)
+{
+    return st->gplace[st->gstart[g - 1] + ((word & mask) >> shift)];
+}
+
 /* The fields of key word w (whose bits are word) that have a bit in
  * bits: each one's count into m and its place into places[n...]; returns
  * the new n.  Only the named fields cost: a field's lowest bit in bits
- * names it. */
+ * names it.  A group's field names the place with the token; when old is
+ * not NULL, the word's bits before (a rebase), the place that had it too,
+ * its count 0. */
 static inline uint32_t read_fields(const store_t *st, size_t w, uint64_t word, uint64_t bits,
-                                   nc_count *m, uint32_t *places, uint32_t n)
+                                   const uint64_t *old, nc_count *m, uint32_t *places, uint32_t n)
 {
     while (bits) {
         uint32_t p = st->powner[w * 64 + (size_t)__builtin_ctzll(bits)];
         uint64_t mask = st->pmax[p] << st->pshift[p];
+        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
+        bits &= ~mask;
+        if (g) {
+            if (old) {
+                uint32_t from = group_place(st, g, *old, mask, st->pshift[p]);
+                m[from] = 0;
+                places[n++] = from;
+            }
+            uint32_t to = group_place(st, g, word, mask, st->pshift[p]);
+            m[to] = 1;
+            places[n++] = to;
+            continue;
+        }
         m[p] = (word & mask) >> st->pshift[p];
         places[n++] = p;
-        bits &= ~mask;
     }
     return n;
 }
@@ -727,7 +774,7 @@ uint32_t store_rebase(store_t *st, const uint8_t *key, nc_count *m, uint32_t *ch
     uint32_t n = 0;
     for (size_t w = 0; w < st->pwords; w++) {
         uint64_t word = key_word(st, key, w);
-        n = read_fields(st, w, word, word ^ st->pbase[w], m, changed, n);
+        n = read_fields(st, w, word, word ^ st->pbase[w], &st->pbase[w], m, changed, n);
         st->pbase[w] = word;
     }
     return n;
@@ -760,12 +807,16 @@ static size_t packed_succ(store_t *st, const nc_count *m, const uint32_t *place,
         k[w] = st->pbase[w];
     for (size_t i = 0; i < n; i++) {
         uint32_t p = place[i];
+        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
         /* a count below zero wraps to a huge one and is caught too */
-        if (m[p] + (nc_count)delta[i] > st->pmax[p]) {
+        if (m[p] + (nc_count)delta[i] > (g ? 1 : st->pmax[p])) {
             st->bound_broken = 1;
             return 0;
         }
-        k[st->pword[p]] += (uint64_t)delta[i] << st->pshift[p];
+        /* the token moves within the group: the sum of the changes of
+         * its places' numbers is the field's change */
+        k[st->pword[p]] += (uint64_t)(g ? delta[i] * (int64_t)st->pindex[p] : delta[i])
+                           << st->pshift[p];
     }
     return packed_emit(st, k, buf);
 }
@@ -814,7 +865,8 @@ static uint32_t packed_decode(const store_t *st, const uint8_t *key, nc_count *m
     uint32_t n = 0;
     for (size_t w = 0; w < st->pwords; w++) {
         uint64_t word = key_word(st, key, w);
-        n = read_fields(st, w, word, word, m, marked, n);
+        /* a group's field is read even when 0: its place 0 has the token */
+        n = read_fields(st, w, word, word | st->pgroupbits[w], NULL, m, marked, n);
     }
     return n;
 }
@@ -898,17 +950,66 @@ static store_t *store_create(uint32_t nplaces, size_t budget, store_keep keep, i
     return st;
 }
 
-/* Fields in place order, each in the first word it fits whole. */
-static int packed_layout(store_t *st, const uint8_t *bits)
+/* The groups' places by number (pindex, gstart, gplace), numbered in
+ * place order; -1 on no memory or a group of fewer than two places. */
+static int group_layout(store_t *st, const uint32_t *group)
+{
+    uint32_t P = st->nplaces, G = 0;
+    for (uint32_t p = 0; p < P; p++)
+        G = group[p] > G ? group[p] : G;
+    st->pgroup = calloc(P ? P : 1, sizeof *st->pgroup);
+    st->pindex = calloc(P ? P : 1, sizeof *st->pindex);
+    st->gstart = calloc((size_t)G + 1, sizeof *st->gstart);
+    st->gplace = calloc(P ? P : 1, sizeof *st->gplace);
+    st->gseen = calloc((size_t)G + 1, sizeof *st->gseen);
+    if (!st->pgroup || !st->pindex || !st->gstart || !st->gplace || !st->gseen)
+        return -1;
+    /* gseen counts each group's places first, gstart[g] then ends group g */
+    for (uint32_t p = 0; p < P; p++)
+        if (group[p])
+            st->gseen[group[p] - 1]++;
+    for (uint32_t g = 0; g < G; g++) {
+        if (st->gseen[g] < 2)
+            return -1;
+        st->gstart[g + 1] = st->gstart[g] + st->gseen[g];
+        st->gseen[g] = 0;
+    }
+    for (uint32_t p = 0; p < P; p++) {
+        uint32_t g = group[p];
+        st->pgroup[p] = g;
+        if (g) {
+            st->pindex[p] = st->gseen[g - 1]++;
+            st->gplace[st->gstart[g - 1] + st->pindex[p]] = p;
+        }
+    }
+    st->ngroups = G;
+    return 0;
+}
+
+/* Fields in place order, each in the first word it fits whole; a group's
+ * field where its first place is. */
+static int packed_layout(store_t *st, const uint8_t *bits, const uint32_t *group)
 {
     size_t P = st->nplaces, w = 0, used = 0;
     st->pword = calloc(P ? P : 1, sizeof *st->pword);
     st->pshift = calloc(P ? P : 1, 1);
     st->pmax = calloc(P ? P : 1, sizeof *st->pmax);
-    if (!st->pword || !st->pshift || !st->pmax)
+    if (!st->pword || !st->pshift || !st->pmax || (group && group_layout(st, group) < 0))
         return -1;
     for (size_t p = 0; p < P; p++) {
         unsigned b = bits[p];
+        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
+        if (g && st->pindex[p]) {   /* the group's field is laid out */
+            uint32_t first = st->gplace[st->gstart[g - 1]];
+            st->pword[p] = st->pword[first];
+            st->pshift[p] = st->pshift[first];
+            st->pmax[p] = st->pmax[first];
+            continue;
+        }
+        if (g) {   /* the numbers of its places */
+            uint32_t n = st->gstart[g] - st->gstart[g - 1];
+            b = 32u - (unsigned)__builtin_clz(n - 1);
+        }
         if (b > STORE_PACKED_BITS_MAX)
             return -1;
         if (b && used + b > 64) {
@@ -930,18 +1031,27 @@ static int packed_layout(store_t *st, const uint8_t *bits)
         last = 1;
     st->plen = 8 * w + last;
     st->plast_mask = last == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * last)) - 1;
-    st->pbase = calloc(3 * st->pwords, sizeof *st->pbase);
+    st->pbase = calloc(4 * st->pwords, sizeof *st->pbase);
     st->powner = calloc(64 * st->pwords, sizeof *st->powner);
     if (!st->pbase || !st->powner)
         return -1;
     st->phigh = st->pbase + st->pwords;
     st->ptmp = st->pbase + 2 * st->pwords;
-    for (size_t p = 0; p < P; p++)
-        for (unsigned i = 0; i < bits[p]; i++) {
+    st->pgroupbits = st->pbase + 3 * st->pwords;
+    for (size_t p = 0; p < P; p++) {
+        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
+        if (g && st->pindex[p])
+            continue;
+        unsigned width = st->pmax[p] ? 64u - (unsigned)__builtin_clzll(st->pmax[p]) : 0u;
+        for (unsigned i = 0; i < width; i++) {
+            uint64_t bit = UINT64_C(1) << (st->pshift[p] + i);
             st->powner[64 * st->pword[p] + st->pshift[p] + i] = (uint32_t)p;
-            if (i)
-                st->phigh[st->pword[p]] |= UINT64_C(1) << (st->pshift[p] + i);
+            if (g)
+                st->pgroupbits[st->pword[p]] |= bit;
+            else if (i)
+                st->phigh[st->pword[p]] |= bit;
         }
+    }
     /* the buffers of keys in flight hold whole words (the blocks, sized
      * for variable keys of at least 9 bytes per place, fit these) */
     if (st->key_max < 8 * st->pwords + SLACK) {
@@ -958,20 +1068,21 @@ store_t *store_new(uint32_t nplaces, size_t budget, store_keep keep)
     return store_create(nplaces, budget, keep, 0);
 }
 
-static store_t *create_packed(uint32_t nplaces, const uint8_t *bits, size_t budget,
-                              store_keep keep, int compact)
+static store_t *create_packed(uint32_t nplaces, const uint8_t *bits, const uint32_t *group,
+                              size_t budget, store_keep keep, int compact)
 {
     store_t *st = store_create(nplaces, budget, keep, compact);
-    if (st && packed_layout(st, bits) < 0) {
+    if (st && packed_layout(st, bits, group) < 0) {
         store_free(st);
         return NULL;
     }
     return st;
 }
 
-store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, store_keep keep)
+store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, const uint32_t *group,
+                          size_t budget, store_keep keep)
 {
-    return create_packed(nplaces, bits, budget, keep, 0);
+    return create_packed(nplaces, bits, group, budget, keep, 0);
 }
 
 int store_is_packed(const store_t *st) { return st->packed; }
@@ -982,6 +1093,20 @@ void store_field(const store_t *st, uint32_t p, unsigned *word, unsigned *shift,
     *word = st->pword[p];
     *shift = st->pshift[p];
     *max = st->pmax[p];
+}
+
+int store_place_number(const store_t *st, uint32_t p, uint64_t *number)
+{
+    if (!st->packed || !st->ngroups || !st->pgroup[p])
+        return 0;
+    *number = st->pindex[p];
+    return 1;
+}
+
+uint32_t store_groups(const store_t *st, uint32_t *places)
+{
+    *places = st->ngroups ? st->gstart[st->ngroups] : 0;
+    return st->ngroups;
 }
 int store_bound_broken(const store_t *st) { return st->bound_broken; }
 
@@ -1004,6 +1129,11 @@ void store_free(store_t *st)
     free(st->pword);
     free(st->pshift);
     free(st->pmax);
+    free(st->pgroup);
+    free(st->pindex);
+    free(st->gstart);
+    free(st->gplace);
+    free(st->gseen);
     free(st->pbase);
     free(st->powner);
     free(st->fill);
@@ -1233,13 +1363,13 @@ static int compact_insert(store_t *st, const uint8_t *key, size_t len, uint64_t 
     return compact_add(st, key, len, hash, transition, ref, r, &pos);
 }
 
-store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntransitions,
-                           size_t budget, store_keep keep)
+store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, const uint32_t *group,
+                           uint32_t ntransitions, size_t budget, store_keep keep)
 {
     if (keep == STORE_PARENTS)
         return NULL;
     /* the arena's records are keys: the table keeps the transitions */
-    store_t *st = create_packed(nplaces, bits, budget, STORE_KEYS, 1);
+    store_t *st = create_packed(nplaces, bits, group, budget, STORE_KEYS, 1);
     if (!st)
         return NULL;
     st->ct_values = keep == STORE_TRANSITIONS;

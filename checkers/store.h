@@ -15,7 +15,10 @@
  * its bound needs (a safe place: one bit), in 64-bit words, little-endian,
  * cut to the bytes the fields use.  Such keys need no header, and a
  * successor's key is the parent's plus the transition's effect, shifted
- * into the fields.
+ * into the fields.  Places that always hold one token between them
+ * (onehot.h) share a field holding which one has it: n places take
+ * ceil(log2 n) bits, and the token moving from the place numbered i to
+ * the one numbered j still adds a constant, j - i, to the key.
  *
  * Records (key, then as store_keep says nothing, or the parent record's
  * ref in 5 bytes and the transition as a varint, or the transition alone)
@@ -84,17 +87,28 @@ void store_free(store_t *st);
 
 /* Fixed-width keys: bits[p] (at most STORE_PACKED_BITS_MAX) is the width
  * of place p's field, so counts up to 2^bits[p] - 1 fit; 0 means the place
- * is never marked.  A count outside its field is never stored: encoding
- * then returns 0 and store_bound_broken says why.  NULL as store_new, or
- * when a width is too large. */
+ * is never marked.  group, when not NULL, gives each place 0 or a group
+ * number from 1 on (onehot_groups): the places of a group, at least two,
+ * must hold one token between them in every marking; they share one
+ * field, which holds the number of the one that has it (places numbered
+ * from 0 in place order).  A count outside its field, or a group's token
+ * missing or doubled, is never stored: encoding then returns 0 and
+ * store_bound_broken says why.  NULL as store_new, or when a width is too
+ * large or a group too small. */
 #define STORE_PACKED_BITS_MAX 32
-store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, size_t budget, store_keep keep);
+store_t *store_new_packed(uint32_t nplaces, const uint8_t *bits, const uint32_t *group,
+                          size_t budget, store_keep keep);
 int store_is_packed(const store_t *st);
 /* Packed stores: a key's 64-bit words (0 for other stores), and place
  * p's field: at bit *shift of word *word, counts up to *max (0: a field
  * of no bits, the place is never marked). */
 size_t store_key_words(const store_t *st);
 void store_field(const store_t *st, uint32_t p, unsigned *word, unsigned *shift, uint64_t *max);
+/* Whether p is in a group, with its number (the value of its group's
+ * field when it has the token; store_field gives that field). */
+int store_place_number(const store_t *st, uint32_t p, uint64_t *number);
+/* The groups of a packed store, their places into *places. */
+uint32_t store_groups(const store_t *st, uint32_t *places);
 
 /* A compact store of fixed-width keys (bits as store_new_packed) for a net
  * of ntransitions transitions; keep is STORE_KEYS or STORE_TRANSITIONS.
@@ -103,8 +117,8 @@ void store_field(const store_t *st, uint32_t p, unsigned *word, unsigned *shift,
  * read until store_release passes it.  store_find, store_parent and
  * store_number are for the other stores only.  NULL as store_new_packed,
  * or for STORE_PARENTS. */
-store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, uint32_t ntransitions,
-                           size_t budget, store_keep keep);
+store_t *store_new_compact(uint32_t nplaces, const uint8_t *bits, const uint32_t *group,
+                           uint32_t ntransitions, size_t budget, store_keep keep);
 int store_is_compact(const store_t *st);
 /* A compact store's table (NULL for other stores), for lookups that
  * only read (ctable_locate, ctable_prefetch; x is store_key_hash): a
@@ -160,7 +174,9 @@ uint32_t store_rebase(store_t *st, const uint8_t *key, nc_count *m, uint32_t *ch
 size_t store_encode_succ(store_t *st, nc_count *m, const uint32_t *place, const int64_t *delta,
                          size_t n, uint8_t *buf);
 /* Writes the marking of key into m, which must be all zero on entry, and
- * the marked places, ascending, into marked; returns how many. */
+ * the marked places into marked (ascending, but for a packed key's
+ * grouped place, which comes where its group's field is); returns how
+ * many. */
 uint32_t store_decode(const store_t *st, const uint8_t *key, nc_count *m, uint32_t *marked);
 
 /* Whether the marking of a key has no count above 1, in either kind of

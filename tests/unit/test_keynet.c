@@ -5,6 +5,7 @@
  * more than 32 transitions that have none, along sequences of markings a
  * few places apart, as a search's queue gives them. */
 #include "checkers/keynet.h"
+#include "checkers/onehot.h"
 #include "checkers/store.h"
 #include "unit.h"
 
@@ -158,7 +159,7 @@ static void test_random_nets(void)
         random_bits(bits, P);
         for (uint32_t p = 0; narrow && p < P; p++)
             bits[p] = (uint8_t)(2 + pick(3));
-        store_t *st = store_new_packed(P, bits, (size_t)64 << 20, STORE_KEYS);
+        store_t *st = store_new_packed(P, bits, NULL, (size_t)64 << 20, STORE_KEYS);
         keynet_t *kn = st ? keynet_new(cn, st) : NULL;
         if (!st || store_key_words(st) > 2) {
             too_wide += kn != NULL;   /* must not be made */
@@ -242,6 +243,253 @@ static void test_random_nets(void)
     CHECK(bad_fire == 0, "successor keys and overflows are the net's (%d differ)", bad_fire);
 }
 
+/* Nets of a few state machines, each places with one token between
+ * them and a cycle of transitions through them, synchronised by more
+ * transitions that move one or two of them, with other places around;
+ * now and then a transition takes a machine's token without giving it
+ * back, or gives one without taking it (broken[k]). */
+static net_t *machines_net(uint32_t *P, uint32_t machines, uint32_t *size, uint32_t *first,
+                           uint8_t *broken, uint32_t others)
+{
+    net_t *n = nc_create_net("machines", NULL);
+    uint32_t places = 0;
+    for (uint32_t k = 0; k < machines; k++) {
+        first[k] = places;
+        size[k] = 2 + pick(k % 3 == 2 ? 40 : 8);
+        uint32_t start = pick(size[k]);
+        for (uint32_t i = 0; i < size[k]; i++)
+            nc_create_place(n, NULL, NULL, i == start);
+        places += size[k];
+        broken[k] = 0;
+    }
+    for (uint32_t i = 0; i < others; i++)
+        nc_create_place(n, NULL, NULL, pick(2));
+    *P = places + others;
+    /* a cycle through each machine: its token can reach every place */
+    uint32_t T = 0;
+    for (uint32_t k = 0; k < machines; k++)
+        for (uint32_t i = 0; i < size[k]; i++, T++) {
+            nc_create_transition(n, NULL, NULL);
+            nc_create_arc(n, NC_ARC_PT, first[k] + i, T, 1, 0);
+            nc_create_arc(n, NC_ARC_TP, first[k] + (i + 1) % size[k], T, 1, 0);
+        }
+    for (uint32_t more = 4 + pick(60); more > 0; more--, T++) {
+        uint32_t t = T;
+        nc_create_transition(n, NULL, NULL);
+        uint32_t a = pick(machines), b = pick(machines), moves = 1 + pick(2);
+        for (uint32_t j = 0; j < moves; j++) {
+            uint32_t k = j ? b : a;
+            if (j && b == a)
+                break;
+            uint32_t from = first[k] + pick(size[k]), to = first[k] + pick(size[k]);
+            uint32_t r = pick(60);
+            switch (r < 2 ? r : r < 8 ? 2 : r < 11 ? 3 : 4) {
+            case 0:   /* taken, not given back */
+                nc_create_arc(n, NC_ARC_PT, from, t, 1, 0);
+                broken[k] = 1;
+                break;
+            case 1:   /* given, not taken */
+                nc_create_arc(n, NC_ARC_TP, to, t, 1, 0);
+                broken[k] = 1;
+                break;
+            case 2:   /* read */
+                nc_create_arc(n, NC_ARC_READ, from, t, 1, 0);
+                break;
+            case 3:   /* needs two tokens of the machine: never enabled */
+                nc_create_arc(n, NC_ARC_PT, from, t, 2, 0);
+                nc_create_arc(n, NC_ARC_TP, to, t, 2, 0);
+                break;
+            default:
+                nc_create_arc(n, NC_ARC_PT, from, t, 1, 0);
+                nc_create_arc(n, NC_ARC_TP, to, t, 1, 0);
+                break;
+            }
+        }
+        for (uint32_t i = 0; i < others; i++)
+            switch (pick(8)) {
+            case 0: nc_create_arc(n, NC_ARC_PT, places + i, t, 1 + pick(2), 0); break;
+            case 1: nc_create_arc(n, NC_ARC_TP, places + i, t, 1 + pick(2), 0); break;
+            case 2: nc_create_arc(n, NC_ARC_READ, places + i, t, 1, 0); break;
+            default: break;
+            }
+    }
+    return n;
+}
+
+/* The number of tokens of group g in m, and whether every place of g
+ * holds 0 or 1. */
+static nc_count group_tokens(const uint32_t *group, uint32_t P, uint32_t g, const nc_count *m)
+{
+    nc_count n = 0;
+    for (uint32_t p = 0; p < P; p++)
+        n += group[p] == g ? m[p] : 0;
+    return n;
+}
+
+/* onehot_groups' groups hold one token in every marking of random runs,
+ * and the unbroken machines are found, whole; keys with their fields
+ * agree with the net as in test_random_nets, on the markings of those
+ * runs. */
+static void test_onehot_nets(void)
+{
+    int nets = 0, groups_found = 0, wrong_groups = 0, whole = 0, unbroken = 0, wide_groups = 0;
+    int tabled = 0, untabled_many = 0, two_words = 0, compared = 0, bad_decode = 0, bad_rebase = 0;
+    int bad_enabled = 0, bad_fire = 0, bad_list = 0, bad_unsafe = 0, refused = 0, refusals = 0;
+    for (int round = 0; round < 300; round++) {
+        uint32_t machines = 1 + pick(5), size[6], first[6], P;
+        uint8_t broken[6];
+        uint32_t others = round % 4 == 3 ? 20 + pick(8) : 1 + pick(5);
+        net_t *net = machines_net(&P, machines, size, first, broken, others);
+        const cnet_t *cn = nc_compile(net);
+        uint32_t in_machines = first[machines - 1] + size[machines - 1];
+        /* no width 0: the widths here are no proven bounds */
+        uint8_t *bits = calloc(P, 1);
+        for (uint32_t p = 0; p < P; p++)
+            bits[p] = p < in_machines ? 1 : (uint8_t)(round % 4 == 3 ? 2 + pick(3) : 1 + pick(2));
+        if (round % 4 == 1)   /* a field too wide for tables */
+            bits[P - 1] = 14;
+        uint32_t ngroups = 0;
+        uint32_t *group = onehot_groups(cn, bits, 10.0, &ngroups);
+        for (uint32_t k = 0; k < machines; k++) {
+            uint32_t g = group ? group[first[k]] : 0;
+            int all = g != 0;
+            for (uint32_t i = 0; i < size[k]; i++)
+                all = all && group[first[k] + i] == g;
+            unbroken += !broken[k];
+            whole += all && !broken[k];
+            wide_groups += all && size[k] > 16;
+        }
+        for (uint32_t g = 1; g <= ngroups; g++)
+            wrong_groups += !onehot_group_holds(cn, bits, group, g);
+        groups_found += (int)ngroups;
+        store_t *st = store_new_packed(P, bits, group, (size_t)64 << 20, STORE_KEYS);
+        keynet_t *kn = st ? keynet_new(cn, st) : NULL;
+        if (!kn) {
+            keynet_free(kn);
+            store_free(st);
+            free(group);
+            free(bits);
+            nc_free_net(net);
+            continue;
+        }
+        nets++;
+        tabled += kn->tab != NULL;
+        untabled_many += !kn->tab && cn->ntransitions > 32;
+        two_words += store_key_words(st) == 2;
+        uint32_t T = cn->ntransitions;
+        world w = {cn, st, kn, calloc(P, sizeof(uint64_t)), malloc(store_key_max(st)),
+                   malloc(store_key_max(st)), calloc(P, sizeof(nc_count)),
+                   calloc(P, sizeof(nc_count)), calloc(T, sizeof(uint32_t)), 0, 0, 0, 0, 0};
+        nc_count *back = calloc(P, sizeof(nc_count));
+        uint32_t *marked = calloc(P, sizeof(uint32_t)), *changed = calloc(2 * P, sizeof(uint32_t));
+        uint32_t *enabled = calloc(T, sizeof(uint32_t));
+        uint8_t *last = malloc(store_key_max(st));
+        for (uint32_t p = 0; p < P; p++) {
+            unsigned word, shift;
+            uint64_t number;
+            store_field(st, p, &word, &shift, &w.max[p]);
+            if (store_place_number(st, p, &number))
+                w.max[p] = 1;   /* a grouped place holds the token or not */
+        }
+        int have_last = 0;
+        for (int step = 0; step < 300; step++) {
+            if (step % 60 == 0)
+                memcpy(w.m, cn->initial, P * sizeof *w.m);
+            for (uint32_t g = 1; g <= ngroups; g++)
+                wrong_groups += group_tokens(group, P, g, w.m) != 1;
+            int fits = 1;
+            for (uint32_t p = 0; p < P; p++)
+                fits &= w.m[p] <= w.max[p];
+            if (fits) {
+                compared++;
+                compare(&w);
+                /* the key read back: in full, and as the changes from the
+                 * last one */
+                memset(back, 0, P * sizeof *back);
+                uint32_t nm = store_decode(st, w.key, back, marked);
+                int same = memcmp(back, w.m, P * sizeof *back) == 0;
+                for (uint32_t i = 0; i < nm; i++)
+                    same &= w.m[marked[i]] != 0;
+                bad_decode += !same;
+                if (have_last) {
+                    memset(back, 0, P * sizeof *back);
+                    store_set_base(st, back, marked, store_decode(st, last, back, marked));
+                    uint32_t nc = store_rebase(st, w.key, back, changed);
+                    int ok = memcmp(back, w.m, P * sizeof *back) == 0;
+                    for (uint32_t i = 0; i < nc; i++)
+                        for (uint32_t j = i + 1; j < nc; j++)
+                            ok &= changed[i] != changed[j];
+                    bad_rebase += !ok;
+                }
+                memcpy(last, w.key, store_key_max(st));
+                have_last = 1;
+            }
+            uint32_t n = 0;
+            for (uint32_t t = 0; t < T; t++)
+                if (cn_enabled(cn, w.m, t))
+                    enabled[n++] = t;
+            if (n)
+                (void)cn_fire(cn, w.m, enabled[pick(n)]);
+            else
+                memcpy(w.m, cn->initial, P * sizeof *w.m);
+        }
+        /* a marking with a group's token missing, or doubled, is no key */
+        if (ngroups) {
+            uint32_t g = 1 + pick(ngroups), at = 0;
+            memcpy(w.m, cn->initial, P * sizeof *w.m);
+            for (uint32_t p = 0; p < P; p++)
+                if (group[p] == g && !w.m[p])
+                    at = p;
+            if (pick(2))
+                w.m[at] = 1;   /* two */
+            else
+                for (uint32_t p = 0; p < P; p++)
+                    w.m[p] = group[p] == g ? 0 : w.m[p];   /* none */
+            refusals++;
+            refused += store_encode(st, w.m, w.key) == 0 && store_bound_broken(st);
+        }
+        bad_enabled += w.bad_enabled;
+        bad_fire += w.bad_fire;
+        bad_list += w.bad_list;
+        bad_unsafe += w.bad_unsafe;
+        free(back);
+        free(marked);
+        free(changed);
+        free(enabled);
+        free(last);
+        free(w.max);
+        free(w.key);
+        free(w.key2);
+        free(w.m);
+        free(w.m2);
+        free(w.enabled);
+        keynet_free(kn);
+        store_free(st);
+        free(group);
+        free(bits);
+        nc_free_net(net);
+    }
+    CHECK(nets > 250 && groups_found > 300 && wide_groups > 20 && tabled > 100 &&
+              untabled_many > 30 && two_words > 20,
+          "nets of state machines, with groups of more than 16 places, tables, incremental "
+          "lists and keys of two words (%d nets, %d groups, %d wide, %d tabled, %d "
+          "incremental, %d two words)", nets, groups_found, wide_groups, tabled, untabled_many,
+          two_words);
+    CHECK(wrong_groups == 0, "every group found holds one token in every marking of the runs "
+          "(%d wrong)", wrong_groups);
+    CHECK(whole == unbroken, "every unbroken machine is found, whole (%d of %d)", whole,
+          unbroken);
+    CHECK(compared > 30000 && bad_decode == 0 && bad_rebase == 0,
+          "grouped keys decode to their markings, in full and from the last (%d keys; %d, %d "
+          "differ)", compared, bad_decode, bad_rebase);
+    CHECK(refusals > 150 && refused == refusals,
+          "a group's token missing or doubled is never encoded (%d of %d)", refused, refusals);
+    CHECK(bad_unsafe == 0, "grouped keys: a table's unsafe transitions (%d differ)", bad_unsafe);
+    CHECK(bad_enabled == 0, "grouped keys: enabling is the net's (%d differ)", bad_enabled);
+    CHECK(bad_list == 0, "grouped keys: enabled lists (%d differ)", bad_list);
+    CHECK(bad_fire == 0, "grouped keys: successors are the net's (%d differ)", bad_fire);
+}
+
 /* Keys of more than two words are not for keynet. */
 static void test_too_wide(void)
 {
@@ -254,7 +502,7 @@ static void test_too_wide(void)
     nc_create_transition(net, NULL, NULL);
     nc_create_arc(net, NC_ARC_PT, 0, 0, 1, 0);
     const cnet_t *cn = nc_compile(net);
-    store_t *st = store_new_packed(5, bits, (size_t)64 << 20, STORE_KEYS);
+    store_t *st = store_new_packed(5, bits, NULL, (size_t)64 << 20, STORE_KEYS);
     CHECK(st && store_key_words(st) == 3 && keynet_new(cn, st) == NULL,
           "a key of three words gets no keynet");
     store_free(st);
@@ -264,6 +512,7 @@ static void test_too_wide(void)
 int main(void)
 {
     test_random_nets();
+    test_onehot_nets();
     test_too_wide();
     UNIT_DONE();
 }

@@ -131,7 +131,7 @@ static void test_rebase(void)
         uint8_t *bits = calloc(P, 1);
         for (uint32_t p = 0; p < P; p++)
             bits[p] = (uint8_t)(p % 5 == 4 ? next_rand() % 33 : p % 7 == 3 ? 0 : 1);
-        store_t *st = store_new_packed(P, bits, (size_t)64 << 20, 1);
+        store_t *st = store_new_packed(P, bits, NULL, (size_t)64 << 20, 1);
         nc_count *m = calloc(P, sizeof *m), *cur = calloc(P, sizeof *cur);
         uint32_t *marked = calloc(P, sizeof *marked), *changed = calloc(P, sizeof *changed);
         uint8_t *key = st ? malloc(store_key_max(st)) : NULL, *again = st ? malloc(store_key_max(st)) : NULL;
@@ -189,7 +189,7 @@ static void test_packed(void)
         uint8_t *bits = calloc(P ? P : 1, 1);
         for (uint32_t p = 0; p < P; p++)   /* mostly safe places, some of any width */
             bits[p] = (uint8_t)(p % 5 == 4 ? next_rand() % 33 : p % 7 == 3 ? 0 : 1);
-        store_t *st = store_new_packed(P, bits, (size_t)64 << 20, 1);
+        store_t *st = store_new_packed(P, bits, NULL, (size_t)64 << 20, 1);
         nc_count *m = calloc(P ? P : 1, sizeof *m), *base = calloc(P ? P : 1, sizeof *m);
         int ok = st != NULL && store_is_packed(st);
         for (int i = 0; ok && i < 400; i++) {
@@ -210,7 +210,7 @@ static void test_packed(void)
 
     /* counts outside a field are refused, and said to be */
     uint8_t bits[4] = {1, 3, 0, 32};
-    store_t *st = store_new_packed(4, bits, (size_t)64 << 20, 0);
+    store_t *st = store_new_packed(4, bits, NULL, (size_t)64 << 20, 0);
     nc_count m[4] = {1, 7, 0, UINT32_MAX};
     uint32_t marked[3] = {0, 1, 3};
     uint8_t key[256];
@@ -220,7 +220,7 @@ static void test_packed(void)
     CHECK(st && store_encode(st, m, key) == 0 && store_bound_broken(st),
           "fixed-width keys: a count above its field is refused");
     store_free(st);
-    st = store_new_packed(4, bits, (size_t)64 << 20, 0);
+    st = store_new_packed(4, bits, NULL, (size_t)64 << 20, 0);
     m[1] = 7;
     store_set_base(st, m, marked, 3);
     uint32_t place[2] = {1, 0};
@@ -228,12 +228,12 @@ static void test_packed(void)
     CHECK(st && store_encode_succ(st, m, place, up, 2, key) == 0 && store_bound_broken(st),
           "fixed-width keys: a successor above a field is refused");
     store_free(st);
-    st = store_new_packed(4, bits, (size_t)64 << 20, 0);
+    st = store_new_packed(4, bits, NULL, (size_t)64 << 20, 0);
     store_set_base(st, m, marked, 3);
     CHECK(st && store_encode_succ(st, m, place, down, 2, key) == 0 && store_bound_broken(st),
           "fixed-width keys: a count below zero is refused");
     store_free(st);
-    st = store_new_packed(4, bits, (size_t)64 << 20, 0);
+    st = store_new_packed(4, bits, NULL, (size_t)64 << 20, 0);
     store_set_base(st, m, marked, 3);
     size_t len = st ? store_encode_succ(st, m, place, ok_delta, 2, key) : 0;
     nc_count back[4] = {0, 0, 0, 0};
@@ -241,7 +241,7 @@ static void test_packed(void)
           !back[0] && !back[1], "fixed-width keys: a successor emptying two fields");
     store_free(st);
     bits[0] = STORE_PACKED_BITS_MAX + 1;
-    CHECK(store_new_packed(4, bits, (size_t)64 << 20, 0) == NULL,
+    CHECK(store_new_packed(4, bits, NULL, (size_t)64 << 20, 0) == NULL,
           "fixed-width keys: a field wider than %d bits is refused", STORE_PACKED_BITS_MAX);
 
     /* Keys starting with zero bytes, in a small budget's many blocks: the
@@ -250,7 +250,7 @@ static void test_packed(void)
     uint8_t w[PP];
     for (uint32_t p = 0; p < PP; p++)
         w[p] = p < 16 ? 1 : 8;
-    st = store_new_packed(PP, w, (size_t)16 << 20, 1);
+    st = store_new_packed(PP, w, NULL, (size_t)16 << 20, 1);
     store_ref *refs = malloc(N * sizeof *refs);
     int ok = st != NULL && refs != NULL;
     for (uint32_t i = 0; ok && i < N; i++) {
@@ -440,9 +440,9 @@ static void test_transitions(void)
     for (uint32_t p = 0; p < P; p++)
         bits[p] = 3;
     for (int packed = 0; packed < 2; packed++) {
-        store_t *st = packed ? store_new_packed(P, bits, (size_t)64 << 20, STORE_TRANSITIONS)
+        store_t *st = packed ? store_new_packed(P, bits, NULL, (size_t)64 << 20, STORE_TRANSITIONS)
                              : store_new(P, (size_t)64 << 20, STORE_TRANSITIONS);
-        store_t *full = packed ? store_new_packed(P, bits, (size_t)64 << 20, STORE_PARENTS)
+        store_t *full = packed ? store_new_packed(P, bits, NULL, (size_t)64 << 20, STORE_PARENTS)
                                : store_new(P, (size_t)64 << 20, STORE_PARENTS);
         uint8_t key[1024];
         nc_count m[P];
@@ -489,7 +489,7 @@ static void test_compact(void)
     for (uint32_t p = 0; p < P; p++)
         bits[p] = p < 8 ? 1 : 4;   /* 40 bits: 8 safe places, 8 of counts to 15 */
     /* below 256 MiB: blocks of 256 KiB, several of them */
-    store_t *st = store_new_compact(P, bits, 700, (size_t)200 << 20, STORE_TRANSITIONS);
+    store_t *st = store_new_compact(P, bits, NULL, 700, (size_t)200 << 20, STORE_TRANSITIONS);
     CHECK(st && store_is_compact(st), "a compact store of 40-bit keys");
     if (!st)
         return;
@@ -578,7 +578,7 @@ static void test_compact(void)
     store_free(st);
 
     /* budget and deadline */
-    st = store_new_compact(P, bits, 700, (size_t)4 << 20, STORE_KEYS);
+    st = store_new_compact(P, bits, NULL, 700, (size_t)4 << 20, STORE_KEYS);
     int r = 1;
     uint64_t i;
     for (i = 0; st && r == 1; i++) {
@@ -592,7 +592,7 @@ static void test_compact(void)
           "4 MiB budget runs out after %llu markings (peak %zu)", (unsigned long long)i,
           st ? store_peak_bytes(st) : 0);
     store_free(st);
-    st = store_new_compact(P, bits, 700, (size_t)64 << 20, STORE_KEYS);
+    st = store_new_compact(P, bits, NULL, 700, (size_t)64 << 20, STORE_KEYS);
     store_set_deadline(st, mono_now() - 1);
     for (i = 0, r = 1; st && r == 1; i++) {
         for (uint32_t p = 0; p < P; p++)
@@ -605,7 +605,7 @@ static void test_compact(void)
           "past deadline: no growth, STORE_OUT_OF_TIME after %llu markings",
           (unsigned long long)i);
     store_free(st);
-    CHECK(store_new_compact(P, bits, 700, (size_t)64 << 20, STORE_PARENTS) == NULL,
+    CHECK(store_new_compact(P, bits, NULL, 700, (size_t)64 << 20, STORE_PARENTS) == NULL,
           "no compact store keeps parents");
 }
 

@@ -1,0 +1,358 @@
+/* Groups of places holding one token between them (onehot.h). */
+#include "checkers/onehot.h"
+#include "checkers/clock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The search gives up past this many bytes of rows, or this many
+ * candidate pairs at one transition: nets where it would are big, and
+ * their keys keep a bit a place. */
+#define ROWS_BYTES_MAX ((size_t)64 << 20)
+#define ROWS_MAX 8192u
+#define EFFECT_MAX ((int64_t)1 << 20)   /* keep_minimal compares every pair */
+#define PAIRS_MAX ((uint64_t)1 << 24)
+
+/* A nonnegative combination of places, all of weight 1: its support, its
+ * effect under each transition not eliminated yet, and its initial sum. */
+typedef struct rows {
+    size_t n, cap, sup_words;
+    uint32_t T;
+    uint64_t *sup;     /* n * sup_words */
+    int64_t *eff;      /* n * T */
+    uint8_t *m0;
+} rows;
+
+static uint64_t *sup_of(const rows *r, size_t i) { return r->sup + i * r->sup_words; }
+static int64_t *eff_of(const rows *r, size_t i) { return r->eff + i * (size_t)r->T; }
+
+static int rows_room(rows *r, size_t n)
+{
+    if (n <= r->cap)
+        return 0;
+    size_t cap = r->cap ? r->cap : 64;
+    while (cap < n)
+        cap *= 2;
+    size_t row_bytes = r->sup_words * 8 + (size_t)r->T * 8 + 1;
+    if (n > ROWS_MAX || cap > ROWS_BYTES_MAX / row_bytes)
+        return -1;
+    uint64_t *sup = realloc(r->sup, cap * r->sup_words * sizeof *sup);
+    if (sup)
+        r->sup = sup;
+    int64_t *eff = sup ? realloc(r->eff, cap * (size_t)r->T * sizeof *eff) : NULL;
+    if (eff)
+        r->eff = eff;
+    uint8_t *m0 = eff ? realloc(r->m0, cap) : NULL;
+    if (!m0)
+        return -1;
+    r->m0 = m0;
+    r->cap = cap;
+    return 0;
+}
+
+static void rows_free(rows *r)
+{
+    free(r->sup);
+    free(r->eff);
+    free(r->m0);
+}
+
+static unsigned sup_count(const rows *r, size_t i)
+{
+    unsigned n = 0;
+    const uint64_t *s = sup_of(r, i);
+    for (size_t w = 0; w < r->sup_words; w++)
+        n += (unsigned)__builtin_popcountll(s[w]);
+    return n;
+}
+
+static int sup_within(const uint64_t *a, const uint64_t *b, size_t words)
+{
+    for (size_t w = 0; w < words; w++)
+        if (a[w] & ~b[w])
+            return 0;
+    return 1;
+}
+
+static int sup_disjoint(const uint64_t *a, const uint64_t *b, size_t words)
+{
+    for (size_t w = 0; w < words; w++)
+        if (a[w] & b[w])
+            return 0;
+    return 1;
+}
+
+/* Keeps the rows of minimal support (one of equal ones): Farkas' rule,
+ * which keeps the rows from growing past the invariants they lead to. */
+static void keep_minimal(rows *r, uint32_t *order)
+{
+    size_t n = r->n, kept = 0;
+    unsigned *size = malloc((n ? n : 1) * sizeof *size);
+    if (!size)
+        return;   /* kept as they are: more rows, same invariants */
+    for (size_t i = 0; i < n; i++) {
+        size[i] = sup_count(r, i);
+        order[i] = (uint32_t)i;
+    }
+    /* by support size, insertion into the sorted prefix */
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = order[i];
+        size_t j = i;
+        for (; j > 0 && size[order[j - 1]] > size[x]; j--)
+            order[j] = order[j - 1];
+        order[j] = x;
+    }
+    uint8_t *drop = calloc(n ? n : 1, 1);
+    if (!drop) {
+        free(size);
+        return;
+    }
+    for (size_t a = 0; a < n; a++) {
+        if (drop[order[a]])
+            continue;
+        for (size_t b = a + 1; b < n; b++)
+            if (!drop[order[b]] &&
+                sup_within(sup_of(r, order[a]), sup_of(r, order[b]), r->sup_words))
+                drop[order[b]] = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (drop[i])
+            continue;
+        if (kept != i) {
+            memcpy(sup_of(r, kept), sup_of(r, i), r->sup_words * 8);
+            memcpy(eff_of(r, kept), eff_of(r, i), (size_t)r->T * 8);
+            r->m0[kept] = r->m0[i];
+        }
+        kept++;
+    }
+    r->n = kept;
+    free(drop);
+    free(size);
+}
+
+/* The column to eliminate next: the fewest pairs to combine. */
+static uint32_t next_column(const rows *r, const uint8_t *done, uint64_t *pairs)
+{
+    uint32_t best = UINT32_MAX;
+    uint64_t best_pairs = UINT64_MAX;
+    for (uint32_t t = 0; t < r->T; t++) {
+        if (done[t])
+            continue;
+        uint64_t pos = 0, neg = 0;
+        for (size_t i = 0; i < r->n; i++) {
+            int64_t e = eff_of(r, i)[t];
+            pos += e > 0;
+            neg += e < 0;
+        }
+        if (pos * neg < best_pairs) {
+            best_pairs = pos * neg;
+            best = t;
+        }
+    }
+    *pairs = best_pairs;
+    return best;
+}
+
+/* Eliminates column t: rows with effect 0 there stay, the others are
+ * replaced by the sums of a positive and a negative one that cancel
+ * with weights 1, have disjoint supports and initial sums of at most 1.
+ * -1 when the rows outgrow their memory. */
+static int eliminate(rows *r, uint32_t t, rows *next)
+{
+    next->n = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        int64_t ei = eff_of(r, i)[t];
+        if (ei == 0) {
+            if (rows_room(next, next->n + 1) < 0)
+                return -1;
+            memcpy(sup_of(next, next->n), sup_of(r, i), r->sup_words * 8);
+            memcpy(eff_of(next, next->n), eff_of(r, i), (size_t)r->T * 8);
+            next->m0[next->n++] = r->m0[i];
+            continue;
+        }
+        if (ei < 0)
+            continue;
+        for (size_t j = 0; j < r->n; j++) {
+            if (eff_of(r, j)[t] != -ei || r->m0[i] + r->m0[j] > 1 ||
+                !sup_disjoint(sup_of(r, i), sup_of(r, j), r->sup_words))
+                continue;
+            if (rows_room(next, next->n + 1) < 0)
+                return -1;
+            uint64_t *s = sup_of(next, next->n);
+            int64_t *e = eff_of(next, next->n);
+            const int64_t *a = eff_of(r, i), *b = eff_of(r, j);
+            for (size_t w = 0; w < r->sup_words; w++)
+                s[w] = sup_of(r, i)[w] | sup_of(r, j)[w];
+            for (uint32_t u = 0; u < r->T; u++)
+                e[u] = a[u] + b[u];
+            next->m0[next->n++] = (uint8_t)(r->m0[i] + r->m0[j]);
+        }
+    }
+    return 0;
+}
+
+/* The invariants' supports with initial sum 1 (rows with every column
+ * eliminated), or -1 when the search gave up. */
+static int invariants(const cnet_t *cn, const uint8_t *bits, double deadline, rows *r)
+{
+    uint32_t P = cn->nplaces, T = cn->ntransitions;
+    rows other = {0, 0, r->sup_words, T, NULL, NULL, NULL};
+    uint8_t *done = calloc(T ? T : 1, 1);
+    uint32_t *order = NULL;
+    int ok = done != NULL;
+    uint32_t *row_of = calloc(P ? P : 1, sizeof *row_of);
+    ok = ok && row_of;
+    for (uint32_t p = 0; ok && p < P; p++) {
+        row_of[p] = UINT32_MAX;
+        /* a place of a group holds at most one token */
+        if (bits[p] > 1 || cn->initial[p] > 1)
+            continue;
+        ok = rows_room(r, r->n + 1) == 0;
+        if (!ok)
+            break;
+        row_of[p] = (uint32_t)r->n;
+        memset(sup_of(r, r->n), 0, r->sup_words * 8);
+        sup_of(r, r->n)[p / 64] |= UINT64_C(1) << (p % 64);
+        memset(eff_of(r, r->n), 0, (size_t)T * 8);
+        r->m0[r->n++] = (uint8_t)cn->initial[p];
+    }
+    for (uint32_t t = 0; ok && t < T; t++)
+        for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++)
+            if (row_of[cn->eff_place[i]] != UINT32_MAX) {
+                uint32_t k = row_of[cn->eff_place[i]];
+                int64_t d = cn->eff_delta[i];
+                eff_of(r, k)[t] = d;
+                /* sums of P such effects cannot overflow; a place with a
+                 * bigger one gets an initial sum that never combines */
+                if (d > EFFECT_MAX || d < -EFFECT_MAX)
+                    r->m0[k] = 2;
+            }
+    free(row_of);
+    for (uint32_t step = 0; ok && step < T && r->n > 0; step++) {
+        uint64_t pairs;
+        uint32_t t = next_column(r, done, &pairs);
+        if (pairs > PAIRS_MAX || mono_now() > deadline) {
+            ok = 0;
+            break;
+        }
+        done[t] = 1;
+        ok = eliminate(r, t, &other) == 0;
+        if (!ok)
+            break;
+        rows swap = *r;
+        *r = other;
+        other = swap;
+        uint32_t *o = realloc(order, (r->n ? r->n : 1) * sizeof *order);
+        ok = o != NULL;
+        order = o;
+        if (ok)
+            keep_minimal(r, order);
+    }
+    free(order);
+    free(done);
+    rows_free(&other);
+    return ok ? 0 : -1;
+}
+
+int onehot_group_holds(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uint32_t g)
+{
+    nc_count sum = 0;
+    for (uint32_t p = 0; p < cn->nplaces; p++)
+        if (group[p] == g) {
+            if (!bits[p])
+                return 0;
+            sum += cn->initial[p];
+        }
+    if (sum != 1)
+        return 0;
+    for (uint32_t t = 0; t < cn->ntransitions; t++) {
+        int64_t d = 0;
+        int never = 0;
+        for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
+            uint32_t p = cn->eff_place[i];
+            if (group[p] == g)
+                d += cn->eff_delta[i];
+            if (cn->eff_delta[i] > 0 && !bits[p])
+                never = 1;
+        }
+        if (d != 0 && !never)
+            return 0;
+    }
+    return 1;
+}
+
+uint32_t *onehot_groups(const cnet_t *cn, const uint8_t *bits, double seconds,
+                        uint32_t *ngroups)
+{
+    uint32_t P = cn->nplaces;
+    *ngroups = 0;
+    if (!bits || P == 0)
+        return NULL;
+    rows r = {0, 0, (P + 63) / 64, cn->ntransitions, NULL, NULL, NULL};
+    uint32_t *group = calloc(P, sizeof *group);
+    uint32_t *size = NULL, *order = NULL;
+    if (!group || invariants(cn, bits, mono_now() + seconds, &r) < 0)
+        goto none;
+    size = calloc(r.n ? r.n : 1, sizeof *size);
+    order = calloc(r.n ? r.n : 1, sizeof *order);
+    if (!size || !order)
+        goto none;
+    /* a group's places: the support's of nonzero width */
+    size_t n = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        if (r.m0[i] != 1)
+            continue;
+        uint64_t *s = sup_of(&r, i);
+        for (uint32_t p = 0; p < P; p++)
+            if (s[p / 64] >> (p % 64) & 1) {
+                if (bits[p])
+                    size[i]++;
+                else
+                    s[p / 64] &= ~(UINT64_C(1) << (p % 64));
+            }
+        if (size[i] >= 2)
+            order[n++] = (uint32_t)i;
+    }
+    /* largest first, each disjoint from the ones taken */
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = order[i];
+        size_t j = i;
+        for (; j > 0 && size[order[j - 1]] < size[x]; j--)
+            order[j] = order[j - 1];
+        order[j] = x;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const uint64_t *s = sup_of(&r, order[k]);
+        int free_of_others = 1;
+        for (uint32_t p = 0; p < P && free_of_others; p++)
+            if ((s[p / 64] >> (p % 64) & 1) && group[p])
+                free_of_others = 0;
+        if (!free_of_others)
+            continue;
+        uint32_t g = *ngroups + 1;
+        for (uint32_t p = 0; p < P; p++)
+            if (s[p / 64] >> (p % 64) & 1)
+                group[p] = g;
+        /* proven again, on the net itself: a group is never guessed */
+        if (onehot_group_holds(cn, bits, group, g)) {
+            *ngroups = g;
+        } else {
+            for (uint32_t p = 0; p < P; p++)
+                if (group[p] == g)
+                    group[p] = 0;
+        }
+    }
+    if (!*ngroups)
+        goto none;
+    free(size);
+    free(order);
+    rows_free(&r);
+    return group;
+none:
+    free(size);
+    free(order);
+    free(group);
+    rows_free(&r);
+    *ngroups = 0;
+    return NULL;
+}
