@@ -553,7 +553,9 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
     /* room for so many: one test a step instead of three */
     if (end - k > BATCH_MAX - nb)
         end = k + (uint32_t)(BATCH_MAX - nb);
-    if (by_key && end - k > (last - u) / root_len + 1)
+    /* a division costs as much as a few edges: it is made only when the
+     * keys may not fit (u <= last holds here) */
+    if (by_key && (uint64_t)(end - k - 1) * root_len > last - u)
         end = k + (uint32_t)((last - u) / root_len + 1);
     while (k < end && (by_key || u <= last)) {
         pending *p = &b[nb++];
