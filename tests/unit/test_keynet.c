@@ -87,6 +87,28 @@ typedef struct world {
     int bad_enabled, bad_fire, bad_list, bad_unsafe;
 } world;
 
+static world world_new(const cnet_t *cn, store_t *st, keynet_t *kn)
+{
+    uint32_t P = cn->nplaces, T = cn->ntransitions;
+    world w = {cn, st, kn, calloc(P, sizeof(uint64_t)), malloc(store_key_max(st)),
+               malloc(store_key_max(st)), calloc(P, sizeof(nc_count)),
+               calloc(P, sizeof(nc_count)), calloc(T, sizeof(uint32_t)), 0, 0, 0, 0, 0};
+    return w;
+}
+
+/* Frees the world's arrays, its keynet and its store. */
+static void world_free(world *w)
+{
+    free(w->max);
+    free(w->key);
+    free(w->key2);
+    free(w->m);
+    free(w->m2);
+    free(w->enabled);
+    keynet_free(w->kn);
+    store_free(w->st);
+}
+
 /* Compares everything keynet says of the marking w->m with the net. */
 static void compare(world *w)
 {
@@ -189,9 +211,7 @@ static void test_random_nets(void)
         if (kn->tab ? widest > 12 : widest <= 4)
             tables_wrong++;
         two_words += store_key_words(st) == 2;
-        world w = {cn, st, kn, calloc(P, sizeof(uint64_t)), malloc(store_key_max(st)),
-                   malloc(store_key_max(st)), calloc(P, sizeof(nc_count)),
-                   calloc(P, sizeof(nc_count)), calloc(T, sizeof(uint32_t)), 0, 0, 0, 0, 0};
+        world w = world_new(cn, st, kn);
         for (uint32_t p = 0; p < P; p++) {
             unsigned word, shift;
             store_field(st, p, &word, &shift, &w.max[p]);
@@ -214,14 +234,7 @@ static void test_random_nets(void)
         bad_fire += w.bad_fire;
         bad_list += w.bad_list;
         bad_unsafe += w.bad_unsafe;
-        free(w.max);
-        free(w.key);
-        free(w.key2);
-        free(w.m);
-        free(w.m2);
-        free(w.enabled);
-        keynet_free(kn);
-        store_free(st);
+        world_free(&w);
         nc_free_net(net);
     }
     CHECK(nets > 200 && two_words > 20 && many > 100,
@@ -377,9 +390,7 @@ static void test_onehot_nets(void)
         untabled_many += !kn->tab && cn->ntransitions > 32;
         two_words += store_key_words(st) == 2;
         uint32_t T = cn->ntransitions;
-        world w = {cn, st, kn, calloc(P, sizeof(uint64_t)), malloc(store_key_max(st)),
-                   malloc(store_key_max(st)), calloc(P, sizeof(nc_count)),
-                   calloc(P, sizeof(nc_count)), calloc(T, sizeof(uint32_t)), 0, 0, 0, 0, 0};
+        world w = world_new(cn, st, kn);
         nc_count *back = calloc(P, sizeof(nc_count));
         uint32_t *marked = calloc(P, sizeof(uint32_t)), *changed = calloc(2 * P, sizeof(uint32_t));
         uint32_t *enabled = calloc(T, sizeof(uint32_t));
@@ -457,14 +468,7 @@ static void test_onehot_nets(void)
         free(changed);
         free(enabled);
         free(last);
-        free(w.max);
-        free(w.key);
-        free(w.key2);
-        free(w.m);
-        free(w.m2);
-        free(w.enabled);
-        keynet_free(kn);
-        store_free(st);
+        world_free(&w);
         free(group);
         free(bits);
         nc_free_net(net);
