@@ -64,19 +64,36 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
     unsigned word, shift;
     uint64_t max;
     uint64_t number;
+    int never = 0;
     tr->need_from = *nneed;
     for (uint32_t i = cn->need_start[t]; i < cn->need_start[t + 1]; i++) {
         store_field(st, cn->need_place[i], &word, &shift, &max);
-        if (store_place_number(st, cn->need_place[i], &number))
-            /* a need of 2 or more is never met: a field value past the
-             * group's numbers never occurs */
-            add_field(kn->need_fields, nneed, word, shift, max,
-                      cn->need_weight[i] == 1 ? number : max + 1, 1);
-        else if (max == 1 && cn->need_weight[i] == 1)
-            tr->need[word] |= UINT64_C(1) << shift;
-        else if (!max || !add_to_group(&tr->wide, word, shift, max, cn->need_weight[i]))
+        if (store_place_number(st, cn->need_place[i], &number)) {
+            /* a group has one token: needing two of it, or two of its
+             * places, is never met */
+            uint64_t bits = max << shift;
+            if (cn->need_weight[i] != 1 ||
+                ((tr->need_mask[word] & bits) && (tr->need_value[word] & bits) != number << shift))
+                never = 1;
+            tr->need_mask[word] |= bits;
+            tr->need_value[word] = (tr->need_value[word] & ~bits) | number << shift;
+        } else if (max == 1 && cn->need_weight[i] == 1) {
+            tr->need_mask[word] |= UINT64_C(1) << shift;
+            tr->need_value[word] |= UINT64_C(1) << shift;
+        } else if (!max || !add_to_group(&tr->wide, word, shift, max, cn->need_weight[i]))
             add_field(kn->need_fields, nneed, word, shift, max, cn->need_weight[i], 0);
     }
+    /* never: a value bit outside the mask never matches, or, when the
+     * masks leave none, a field compared with a value it cannot hold */
+    for (unsigned w = 0; never && w < kn->words; w++) {
+        uint64_t untested = ~tr->need_mask[w];
+        if (untested) {
+            tr->need_value[w] |= untested & -untested;
+            never = 0;
+        }
+    }
+    if (never)   /* 0 == 1 */
+        add_field(kn->need_fields, nneed, 0, 0, 0, 1, 1);
     tr->need_to = *nneed;
     tr->full_from = *nfull;
     for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
@@ -130,8 +147,11 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
     kn->en = calloc((T + 63) / 64 + 1, sizeof *kn->en);
     kn->field_mask = calloc(P ? P : 1, sizeof *kn->field_mask);
     kn->delta = calloc(words * (T ? T : 1), sizeof *kn->delta);
+    /* a group of n places has a field of fewer than 2n values */
+    kn->group_fields = calloc(P ? P : 1, sizeof *kn->group_fields);
+    kn->group_place = malloc((2 * (size_t)P + 1) * sizeof *kn->group_place);
     if (!kn->tr || !kn->need_fields || !kn->full_fields || !kn->en || !kn->field_mask ||
-        !kn->delta) {
+        !kn->delta || !kn->group_fields || !kn->group_place) {
         keynet_free(kn);
         return NULL;
     }
@@ -140,6 +160,7 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
     /* the key's last word: only the bits up to its last field's end are
      * key (bytes behind a key in the queue belong to the next one) */
     unsigned top = 0;
+    uint32_t ngroups = 0, nvalues = 0;
     for (uint32_t p = 0; p < P; p++) {
         unsigned word, shift;
         uint64_t max;
@@ -149,11 +170,24 @@ keynet_t *keynet_new(const cnet_t *cn, const store_t *st)
         unsigned width = 64u - (unsigned)__builtin_clzll(max);
         if (word + 1 == words && shift + width > top)
             top = shift + width;
-        /* a group's field stands for several places: a change of it
-         * has every transition tested again (retest_words) */
+        /* a group's field stands for several places: its value names the
+         * one with the token (retest_words) */
         uint64_t number;
-        if (store_place_number(st, p, &number))
+        if (store_place_number(st, p, &number)) {
+            uint16_t *g = &kn->bit_group[64 * word + shift];
+            if (!*g) {
+                struct keynet_group_field *f = &kn->group_fields[ngroups];
+                *f = (struct keynet_group_field){word, shift, max, nvalues};
+                for (uint64_t v = 0; v <= max; v++)
+                    kn->group_place[nvalues + v] = UINT32_MAX;
+                nvalues += (uint32_t)max + 1;
+                ngroups++;
+                for (unsigned b = 0; b < width; b++)
+                    kn->bit_group[64 * word + shift + b] = (uint16_t)ngroups;
+            }
+            kn->group_place[kn->group_fields[*g - 1].start + number] = p;
             continue;
+        }
         kn->field_mask[p] = max << shift;
         for (unsigned b = 0; b < width; b++)
             kn->owner[64 * word + shift + b] = p;
@@ -183,6 +217,8 @@ void keynet_free(keynet_t *kn)
     free(kn->en);
     free(kn->field_mask);
     free(kn->delta);
+    free(kn->group_fields);
+    free(kn->group_place);
     free(kn->chunks);
     free(kn->tab);
     free(kn);
@@ -203,11 +239,28 @@ static void scan_all(keynet_t *kn, const uint64_t k[2])
 static inline __attribute__((always_inline)) int retest_words(keynet_t *kn, const uint64_t k[2],
                                                              unsigned words)
 {
-    uint32_t places[128], n = 0;
+    uint32_t places[2 * 128], n = 0;
     uint64_t cost = 0, limit = kn->ntransitions / 2;
     for (unsigned w = 0; w < words; w++)
         for (uint64_t bits = k[w] ^ kn->last[w]; bits;) {
-            uint32_t p = kn->owner[64 * w + (unsigned)__builtin_ctzll(bits)];
+            unsigned b = 64 * w + (unsigned)__builtin_ctzll(bits);
+            uint32_t p = kn->owner[b];
+            if (p == UINT32_MAX && kn->bit_group[b]) {
+                /* the token left one place of the group for another */
+                const struct keynet_group_field *f = &kn->group_fields[kn->bit_group[b] - 1];
+                uint32_t from = kn->group_place[f->start + ((kn->last[w] >> f->shift) & f->mask)];
+                uint32_t to = kn->group_place[f->start + ((k[w] >> f->shift) & f->mask)];
+                if (from == UINT32_MAX || to == UINT32_MAX)
+                    return 0;
+                bits &= ~(f->mask << f->shift);
+                places[n++] = from;
+                places[n++] = to;
+                cost += kn->consumers_start[from + 1] - kn->consumers_start[from] +
+                        kn->consumers_start[to + 1] - kn->consumers_start[to];
+                if (cost > limit)
+                    return 0;
+                continue;
+            }
             if (p == UINT32_MAX)   /* no field: keys keep such bits 0 */
                 return 0;
             bits &= ~kn->field_mask[p];

@@ -50,7 +50,11 @@ typedef struct keynet_group {
 } keynet_group;
 
 typedef struct keynet_trans {
-    uint64_t need[2];          /* one-bit fields that must be 1 */
+    /* (k & need_mask) == need_value: one-bit fields it needs 1 of, and
+     * one-hot groups' fields (keynet.c, store_place_number) that must
+     * name the place it needs; a value bit outside the mask when it needs
+     * two places of a group, or two tokens of one, and is never enabled */
+    uint64_t need_mask[2], need_value[2];
     keynet_group wide;         /* wider fields it needs */
     keynet_group grows;        /* wider fields it adds to */
     uint64_t full[2];          /* one-bit fields that must be 0 to fire */
@@ -83,8 +87,20 @@ typedef struct keynet {
     uint64_t last[2];
     int valid;
     const uint32_t *consumers_start, *consumers;
-    uint32_t owner[128];       /* place of each key bit (UINT32_MAX: none) */
+    uint32_t owner[128];       /* place of each key bit (UINT32_MAX: none,
+                                * or a one-hot group's field) */
     uint64_t *field_mask;      /* per place: its field's bits in its word */
+    /* one-hot groups' fields (store_place_number): bit_group[b] is 0, or
+     * 1 + the index in group_fields of the field holding key bit b; the
+     * place a field's value v names is group_place[start + v]
+     * (UINT32_MAX for values no place has) */
+    uint16_t bit_group[128];
+    struct keynet_group_field {
+        unsigned word, shift;
+        uint64_t mask;
+        uint32_t start;
+    } *group_fields;
+    uint32_t *group_place;
     uint64_t *delta;           /* tr->delta, packed: words a transition,
                                 * t's at words * t */
     /* enabledness by table (keytab.c), when tab is not NULL: entries of
@@ -143,8 +159,8 @@ static inline __attribute__((always_inline)) int keynet_enabled_words(const keyn
                                                                      unsigned words)
 {
     const keynet_trans *tr = &kn->tr[t];
-    if (((k[0] & tr->need[0]) ^ tr->need[0]) |
-        (words == 2 ? (k[1] & tr->need[1]) ^ tr->need[1] : 0))
+    if (((k[0] & tr->need_mask[0]) ^ tr->need_value[0]) |
+        (words == 2 ? (k[1] & tr->need_mask[1]) ^ tr->need_value[1] : 0))
         return 0;
     if (tr->wide.guards) {
         uint64_t wide = (k[tr->wide.word] & tr->wide.fields) | tr->wide.guards;
