@@ -4,11 +4,10 @@
 #include <stdlib.h>
 
 static void add_field(keynet_field *f, uint32_t *n, unsigned word, unsigned shift, uint64_t mask,
-                      uint64_t value, int eq)
+                      uint64_t value)
 {
     f[*n].word = (uint8_t)word;
     f[*n].shift = (uint8_t)shift;
-    f[*n].eq = (uint8_t)eq;
     f[*n].mask = mask;
     f[*n].value = value;
     ++*n;
@@ -81,7 +80,7 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
             tr->need_mask[word] |= UINT64_C(1) << shift;
             tr->need_value[word] |= UINT64_C(1) << shift;
         } else if (!max || !add_to_group(&tr->wide, word, shift, max, cn->need_weight[i]))
-            add_field(kn->need_fields, nneed, word, shift, max, cn->need_weight[i], 0);
+            add_field(kn->need_fields, nneed, word, shift, max, cn->need_weight[i]);
     }
     /* never: a value bit outside the mask never matches, or, when the
      * masks leave none, a field compared with a value it cannot hold */
@@ -92,8 +91,8 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
             never = 0;
         }
     }
-    if (never)   /* 0 == 1 */
-        add_field(kn->need_fields, nneed, 0, 0, 0, 1, 1);
+    if (never)   /* 0 >= 1 */
+        add_field(kn->need_fields, nneed, 0, 0, 0, 1);
     tr->need_to = *nneed;
     tr->full_from = *nfull;
     for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
@@ -121,7 +120,7 @@ static int compile_transition(keynet_t *kn, const cnet_t *cn, const store_t *st,
         if (d > 0 && max == 1)
             tr->full[word] |= UINT64_C(1) << shift;
         else if (d > 0 && !add_to_group(&tr->grows, word, shift, max, (uint64_t)d))
-            add_field(kn->full_fields, nfull, word, shift, max, max - (uint64_t)d, 0);
+            add_field(kn->full_fields, nfull, word, shift, max, max - (uint64_t)d);
         add_delta(tr->delta, word, shift, d);
     }
     tr->full_to = *nfull;

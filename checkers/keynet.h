@@ -3,13 +3,15 @@
  * marking to expand it.
  *
  * A key is the number sum(count(p) * 2^offset(p)) over the places' bit
- * fields.  Firing t adds sum(delta(p) * 2^offset(p)), one constant per
- * transition: as long as every count stays within its field, no carry or
- * borrow can cross a field, so the successor is the key plus that
- * constant modulo 2^128, and the words between fields stay zero.
- * Enabling tests the fields t needs: one masked comparison covers every
- * one-bit field with weight 1, one subtraction the wider ones that have
- * a free guard bit (keynet_group), and the rest are compared one by one.
+ * fields, a one-hot group's field counting as the number of its place
+ * with the token (store.h).  Firing t adds sum(delta(p) * 2^offset(p)),
+ * one constant per transition: as long as every count stays within its
+ * field, no carry or borrow can cross a field, so the successor is the
+ * key plus that constant modulo 2^128, and the words between fields stay
+ * zero.  Enabling tests the fields t needs: one masked comparison covers
+ * every one-bit field with weight 1 and every group's field, one
+ * subtraction the wider ones that have a free guard bit (keynet_group),
+ * and the rest are compared one by one.
  * A count that would leave its field (a place bound that did not hold)
  * is tested the same way before a firing, so that it ends the search
  * instead of corrupting a neighbour.
@@ -27,11 +29,9 @@
 #include <stdint.h>
 
 /* A field compared with a constant: ((word >> shift) & mask) against
- * value (enabling: >= value, or == value for a place of a one-hot group,
- * whose field holds the number of the place with the token (eq);
- * overflow: > value). */
+ * value (enabling: >= value; overflow: > value). */
 typedef struct keynet_field {
-    uint8_t word, shift, eq;
+    uint8_t word, shift;
     uint64_t mask, value;
 } keynet_field;
 
@@ -146,7 +146,7 @@ static inline int keynet_fields_hold(const keynet_field *f, uint32_t from, uint3
 {
     for (uint32_t i = from; i < to; i++) {
         uint64_t v = (k[f[i].word] >> f[i].shift) & f[i].mask;
-        if (f[i].eq ? v != f[i].value : at_least ? v < f[i].value : v > f[i].value)
+        if (at_least ? v < f[i].value : v > f[i].value)
             return 0;
     }
     return 1;
