@@ -175,10 +175,10 @@ static store_t *new_store(const cnet_t *cn, const check_options *opt, unsigned f
         fprintf(stderr, "explore: %s keys%s (place bounds: %.3f s",
                 st ? "fixed-width" : "variable-length",
                 st && store_is_compact(st) ? " in a compact table" : "", bounds_done - start);
-        uint32_t grouped = 0;
-        if (st && store_groups(st, &grouped))
-            fprintf(stderr, "; %u places in %u one-hot groups: %.3f s", grouped,
-                    store_groups(st, &grouped), mono_now() - bounds_done);
+        uint32_t grouped = 0, groups = st ? store_groups(st, &grouped) : 0;
+        if (groups)
+            fprintf(stderr, "; %u places in %u one-hot groups: %.3f s", grouped, groups,
+                    mono_now() - bounds_done);
         fprintf(stderr, ")\n");
     }
     return st ? st : store_new(cn->nplaces, budget, keep);

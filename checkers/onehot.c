@@ -84,25 +84,39 @@ static int sup_disjoint(const uint64_t *a, const uint64_t *b, size_t words)
 
 /* Keeps the rows of minimal support (one of equal ones): Farkas' rule,
  * which keeps the rows from growing past the invariants they lead to. */
+static int ascending(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* order[] (n entries) sorted by key, then by index: each key in the high
+ * half of a word, its index in the low one.  0, or -1 on no memory. */
+static int sort_by(const uint32_t *key, size_t n, uint32_t *order)
+{
+    uint64_t *pairs = malloc((n ? n : 1) * sizeof *pairs);
+    if (!pairs)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        pairs[i] = (uint64_t)key[i] << 32 | order[i];
+    qsort(pairs, n, sizeof *pairs, ascending);
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)pairs[i];
+    free(pairs);
+    return 0;
+}
+
 static void keep_minimal(rows *r, uint32_t *order)
 {
     size_t n = r->n, kept = 0;
-    unsigned *size = malloc((n ? n : 1) * sizeof *size);
+    uint32_t *size = malloc((n ? n : 1) * sizeof *size);
     if (!size)
         return;   /* kept as they are: more rows, same invariants */
     for (size_t i = 0; i < n; i++) {
-        size[i] = sup_count(r, i);
         order[i] = (uint32_t)i;
+        size[i] = sup_count(r, i);
     }
-    /* by support size, insertion into the sorted prefix */
-    for (size_t i = 1; i < n; i++) {
-        uint32_t x = order[i];
-        size_t j = i;
-        for (; j > 0 && size[order[j - 1]] > size[x]; j--)
-            order[j] = order[j - 1];
-        order[j] = x;
-    }
-    uint8_t *drop = calloc(n ? n : 1, 1);
+    uint8_t *drop = sort_by(size, n, order) == 0 ? calloc(n ? n : 1, 1) : NULL;
     if (!drop) {
         free(size);
         return;
@@ -290,12 +304,13 @@ uint32_t *onehot_groups(const cnet_t *cn, const uint8_t *bits, double seconds,
         return NULL;
     rows r = {0, 0, (P + 63) / 64, cn->ntransitions, NULL, NULL, NULL};
     uint32_t *group = calloc(P, sizeof *group);
-    uint32_t *size = NULL, *order = NULL;
+    uint32_t *size = NULL, *order = NULL, *smaller = NULL;
     if (!group || invariants(cn, bits, mono_now() + seconds, &r) < 0)
         goto none;
     size = calloc(r.n ? r.n : 1, sizeof *size);
     order = calloc(r.n ? r.n : 1, sizeof *order);
-    if (!size || !order)
+    smaller = calloc(r.n ? r.n : 1, sizeof *smaller);
+    if (!size || !order || !smaller)
         goto none;
     /* a group's places: the support's of nonzero width */
     size_t n = 0;
@@ -314,13 +329,10 @@ uint32_t *onehot_groups(const cnet_t *cn, const uint8_t *bits, double seconds,
             order[n++] = (uint32_t)i;
     }
     /* largest first, each disjoint from the ones taken */
-    for (size_t i = 1; i < n; i++) {
-        uint32_t x = order[i];
-        size_t j = i;
-        for (; j > 0 && size[order[j - 1]] < size[x]; j--)
-            order[j] = order[j - 1];
-        order[j] = x;
-    }
+    for (size_t k = 0; k < n; k++)
+        smaller[k] = UINT32_MAX - size[order[k]];
+    if (sort_by(smaller, n, order) < 0)
+        goto none;
     for (size_t k = 0; k < n; k++) {
         const uint64_t *s = sup_of(&r, order[k]);
         int free_of_others = 1;
@@ -346,11 +358,13 @@ uint32_t *onehot_groups(const cnet_t *cn, const uint8_t *bits, double seconds,
         goto none;
     free(size);
     free(order);
+    free(smaller);
     rows_free(&r);
     return group;
 none:
     free(size);
     free(order);
+    free(smaller);
     free(group);
     rows_free(&r);
     *ngroups = 0;
