@@ -232,6 +232,12 @@ static void scan_all(keynet_t *kn, const uint64_t k[2])
         kn->en[t >> 6] |= (uint64_t)keynet_enabled_in(kn, t, k) << (t & 63);
 }
 
+/* How many transitions need p: the cost of testing again on its account. */
+static inline uint32_t consumers_of(const keynet_t *kn, uint32_t p)
+{
+    return kn->consumers_start[p + 1] - kn->consumers_start[p];
+}
+
 /* Tests again the transitions needing a field that differs from the last
  * key's; 0 when that would cost more than testing them all.  Copied for
  * keys of one and of two words. */
@@ -254,8 +260,7 @@ static inline __attribute__((always_inline)) int retest_words(keynet_t *kn, cons
                 bits &= ~(f->mask << f->shift);
                 places[n++] = from;
                 places[n++] = to;
-                cost += kn->consumers_start[from + 1] - kn->consumers_start[from] +
-                        kn->consumers_start[to + 1] - kn->consumers_start[to];
+                cost += consumers_of(kn, from) + consumers_of(kn, to);
                 if (cost > limit)
                     return 0;
                 continue;
@@ -264,7 +269,7 @@ static inline __attribute__((always_inline)) int retest_words(keynet_t *kn, cons
                 return 0;
             bits &= ~kn->field_mask[p];
             places[n++] = p;
-            cost += kn->consumers_start[p + 1] - kn->consumers_start[p];
+            cost += consumers_of(kn, p);
             if (cost > limit)
                 return 0;
         }

@@ -660,6 +660,18 @@ static inline uint64_t key_word(const store_t *st, const uint8_t *key, size_t w)
     return w + 1 == st->pwords ? x & st->plast_mask : x;
 }
 
+/* p's one-hot group, or 0. */
+static inline uint32_t group_of(const store_t *st, uint32_t p)
+{
+    return st->ngroups ? st->pgroup[p] : 0;
+}
+
+/* The largest count p may hold: a grouped place has the token or not. */
+static inline uint64_t count_max(const store_t *st, uint32_t p)
+{
+    return group_of(st, p) ? 1 : st->pmax[p];
+}
+
 static size_t packed_emit(const store_t *st, const uint64_t *words, uint8_t *buf)
 {
     for (size_t w = 0; w < st->pwords; w++)
@@ -674,8 +686,8 @@ static size_t packed_encode(store_t *st, const nc_count *m, uint8_t *buf)
     if (st->ngroups)
         memset(st->gseen, 0, st->ngroups * sizeof *st->gseen);
     for (uint32_t p = 0; p < st->nplaces; p++) {
-        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
-        if (m[p] > (g ? 1 : st->pmax[p])) {
+        uint32_t g = group_of(st, p);
+        if (m[p] > count_max(st, p)) {
             st->bound_broken = 1;
             return 0;
         }
@@ -711,7 +723,7 @@ void store_set_base(store_t *st, const nc_count *m, const uint32_t *marked, uint
         memset(st->pbase, 0, st->pwords * sizeof *st->pbase);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t p = marked[i];
-            uint64_t v = st->ngroups && st->pgroup[p] ? st->pindex[p] : m[p];
+            uint64_t v = group_of(st, p) ? st->pindex[p] : m[p];
             st->pbase[st->pword[p]] |= v << st->pshift[p];
         }
         return;
@@ -750,7 +762,7 @@ static inline uint32_t read_fields(const store_t *st, size_t w, uint64_t word, u
     while (bits) {
         uint32_t p = st->powner[w * 64 + (size_t)__builtin_ctzll(bits)];
         uint64_t mask = st->pmax[p] << st->pshift[p];
-        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
+        uint32_t g = group_of(st, p);
         bits &= ~mask;
         if (g) {
             if (old) {
@@ -807,9 +819,9 @@ static size_t packed_succ(store_t *st, const nc_count *m, const uint32_t *place,
         k[w] = st->pbase[w];
     for (size_t i = 0; i < n; i++) {
         uint32_t p = place[i];
-        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
+        uint32_t g = group_of(st, p);
         /* a count below zero wraps to a huge one and is caught too */
-        if (m[p] + (nc_count)delta[i] > (g ? 1 : st->pmax[p])) {
+        if (m[p] + (nc_count)delta[i] > count_max(st, p)) {
             st->bound_broken = 1;
             return 0;
         }
@@ -998,7 +1010,7 @@ static int packed_layout(store_t *st, const uint8_t *bits, const uint32_t *group
         return -1;
     for (size_t p = 0; p < P; p++) {
         unsigned b = bits[p];
-        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
+        uint32_t g = group_of(st, p);
         if (g && st->pindex[p]) {   /* the group's field is laid out */
             uint32_t first = st->gplace[st->gstart[g - 1]];
             st->pword[p] = st->pword[first];
@@ -1039,7 +1051,7 @@ static int packed_layout(store_t *st, const uint8_t *bits, const uint32_t *group
     st->ptmp = st->pbase + 2 * st->pwords;
     st->pgroupbits = st->pbase + 3 * st->pwords;
     for (size_t p = 0; p < P; p++) {
-        uint32_t g = st->ngroups ? st->pgroup[p] : 0;
+        uint32_t g = group_of(st, p);
         if (g && st->pindex[p])
             continue;
         unsigned width = st->pmax[p] ? 64u - (unsigned)__builtin_clzll(st->pmax[p]) : 0u;
@@ -1097,7 +1109,7 @@ void store_field(const store_t *st, uint32_t p, unsigned *word, unsigned *shift,
 
 int store_place_number(const store_t *st, uint32_t p, uint64_t *number)
 {
-    if (!st->packed || !st->ngroups || !st->pgroup[p])
+    if (!st->packed || !group_of(st, p))
         return 0;
     *number = st->pindex[p];
     return 1;
