@@ -39,7 +39,8 @@ static int rows_room(rows *r, size_t n)
     uint64_t *sup = realloc(r->sup, cap * r->sup_words * sizeof *sup);
     if (sup)
         r->sup = sup;
-    int64_t *eff = sup ? realloc(r->eff, cap * (size_t)r->T * sizeof *eff) : NULL;
+    /* a net whose transitions leave every row alone has no columns */
+    int64_t *eff = sup ? realloc(r->eff, cap * (r->T ? (size_t)r->T : 1) * sizeof *eff) : NULL;
     if (eff)
         r->eff = eff;
     uint8_t *m0 = eff ? realloc(r->m0, cap) : NULL;
@@ -144,8 +145,10 @@ static void keep_minimal(rows *r, uint32_t *order)
     free(size);
 }
 
-/* The column to eliminate next: the fewest pairs to combine. */
-static uint32_t next_column(const rows *r, const uint8_t *done, uint64_t *pairs)
+/* The column to eliminate next: the fewest pairs to combine (*pairs), or
+ * UINT32_MAX when every column is done.  A column where every row has
+ * effect 0 needs no step: it is marked done on the way. */
+static uint32_t next_column(const rows *r, uint8_t *done, uint64_t *pairs)
 {
     uint32_t best = UINT32_MAX;
     uint64_t best_pairs = UINT64_MAX;
@@ -157,6 +160,10 @@ static uint32_t next_column(const rows *r, const uint8_t *done, uint64_t *pairs)
             int64_t e = eff_of(r, i)[t];
             pos += e > 0;
             neg += e < 0;
+        }
+        if (pos + neg == 0) {
+            done[t] = 1;
+            continue;
         }
         if (pos * neg < best_pairs) {
             best_pairs = pos * neg;
@@ -205,29 +212,149 @@ static int eliminate(rows *r, uint32_t t, rows *next)
     return 0;
 }
 
+/* A transition's effect on the rows, as (row, delta) pairs in row order,
+ * divided by their gcd and signed so that the first delta is positive
+ * (unless a delta is past EFFECT_MAX). */
+typedef struct effect_entry {
+    uint32_t row;
+    int64_t delta;
+} effect_entry;
+
+static int by_row(const void *a, const void *b)
+{
+    uint32_t x = ((const effect_entry *)a)->row, y = ((const effect_entry *)b)->row;
+    return x < y ? -1 : x > y;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static uint32_t normal_effect(const cnet_t *cn, const uint32_t *row_of, uint32_t t,
+                              effect_entry *out)
+{
+    uint32_t n = 0;
+    int small = 1;
+    for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++)
+        if (row_of[cn->eff_place[i]] != UINT32_MAX) {
+            int64_t d = cn->eff_delta[i];
+            out[n++] = (effect_entry){row_of[cn->eff_place[i]], d};
+            small &= d <= EFFECT_MAX && d >= -EFFECT_MAX;
+        }
+    if (!n)
+        return 0;
+    qsort(out, n, sizeof *out, by_row);
+    if (!small)   /* left as it is: only its equals are found */
+        return n;
+    int64_t g = 0;
+    for (uint32_t i = 0; i < n; i++)
+        g = gcd64(out[i].delta < 0 ? -out[i].delta : out[i].delta, g);
+    if (out[0].delta < 0)
+        g = -g;
+    for (uint32_t i = 0; i < n; i++)
+        out[i].delta /= g;
+    return n;
+}
+
+/* field by field: the entries have padding */
+static int same_effect(const effect_entry *a, const effect_entry *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].row != b[i].row || a[i].delta != b[i].delta)
+            return 0;
+    return 1;
+}
+
+static uint64_t effect_hash(const effect_entry *e, uint32_t n)
+{
+    uint64_t h = n;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ e[i].row ^ (uint64_t)e[i].delta << 32) * UINT64_C(0x9e3779b97f4a7c15);
+    return h ^ h >> 29;
+}
+
+/* The columns the search eliminates: one for each effect on the rows up
+ * to a factor, since eliminating a column leaves every row with effect 0
+ * there, and so at each of its multiples.  Nets of many transitions have
+ * few (ARMCacheCoherence: 33676 transitions, 494 columns), and a step
+ * costs a pass over every row's columns.  col_of[t]: t's column, or
+ * UINT32_MAX when t is a multiple of an earlier transition or leaves the
+ * rows alone.  The number of columns, or UINT32_MAX on no memory. */
+static uint32_t distinct_columns(const cnet_t *cn, const uint32_t *row_of, uint32_t *col_of)
+{
+    uint32_t T = cn->ntransitions, ncols = 0;
+    size_t E = cn->eff_start[T], size = 16;
+    while (size < 2 * (size_t)T)
+        size *= 2;
+    effect_entry *all = malloc((E ? E : 1) * sizeof *all);
+    uint32_t *start = malloc(((size_t)T + 1) * sizeof *start);
+    uint32_t *slot = malloc(size * sizeof *slot);   /* a transition + 1, 0: empty */
+    if (!all || !start || !slot) {
+        ncols = UINT32_MAX;
+        goto out;
+    }
+    memset(slot, 0, size * sizeof *slot);
+    start[0] = 0;
+    for (uint32_t t = 0; t < T; t++) {
+        effect_entry *e = all + start[t];
+        uint32_t n = normal_effect(cn, row_of, t, e);
+        start[t + 1] = start[t] + n;
+        col_of[t] = UINT32_MAX;
+        if (!n)
+            continue;
+        size_t at = (size_t)effect_hash(e, n) & (size - 1);
+        for (; slot[at]; at = (at + 1) & (size - 1)) {
+            uint32_t u = slot[at] - 1, m = start[u + 1] - start[u];
+            if (m == n && same_effect(all + start[u], e, n))
+                break;
+        }
+        if (!slot[at]) {
+            slot[at] = t + 1;
+            col_of[t] = ncols++;
+        }
+    }
+out:
+    free(all);
+    free(start);
+    free(slot);
+    return ncols;
+}
+
 /* The invariants' supports with initial sum 1 (rows with every column
  * eliminated), or -1 when the search gave up. */
 static int invariants(const cnet_t *cn, const uint8_t *bits, double deadline, rows *r)
 {
     uint32_t P = cn->nplaces, T = cn->ntransitions;
-    rows other = {0, 0, r->sup_words, T, NULL, NULL, NULL};
-    uint8_t *done = calloc(T ? T : 1, 1);
-    uint32_t *order = NULL;
-    int ok = done != NULL;
+    uint32_t *order = NULL, *col_of = calloc(T ? T : 1, sizeof *col_of);
     uint32_t *row_of = calloc(P ? P : 1, sizeof *row_of);
-    ok = ok && row_of;
-    for (uint32_t p = 0; ok && p < P; p++) {
+    int ok = col_of && row_of;
+    for (uint32_t p = 0; ok && p < P; p++)
         row_of[p] = UINT32_MAX;
+    for (uint32_t p = 0, n = 0; ok && p < P; p++)
+        if (bits[p] <= 1 && cn->initial[p] <= 1)
+            row_of[p] = n++;
+    uint32_t C = ok ? distinct_columns(cn, row_of, col_of) : UINT32_MAX;
+    ok = C != UINT32_MAX;
+    r->T = C;
+    rows other = {0, 0, r->sup_words, C, NULL, NULL, NULL};
+    uint8_t *done = calloc(C && ok ? C : 1, 1);
+    ok = ok && done;
+    for (uint32_t p = 0; ok && p < P; p++) {
         /* a place of a group holds at most one token */
-        if (bits[p] > 1 || cn->initial[p] > 1)
+        if (row_of[p] == UINT32_MAX)
             continue;
         ok = rows_room(r, r->n + 1) == 0;
         if (!ok)
             break;
-        row_of[p] = (uint32_t)r->n;
         memset(sup_of(r, r->n), 0, r->sup_words * 8);
         sup_of(r, r->n)[p / 64] |= UINT64_C(1) << (p % 64);
-        memset(eff_of(r, r->n), 0, (size_t)T * 8);
+        memset(eff_of(r, r->n), 0, (size_t)C * 8);
         r->m0[r->n++] = (uint8_t)cn->initial[p];
     }
     for (uint32_t t = 0; ok && t < T; t++)
@@ -235,16 +362,20 @@ static int invariants(const cnet_t *cn, const uint8_t *bits, double deadline, ro
             if (row_of[cn->eff_place[i]] != UINT32_MAX) {
                 uint32_t k = row_of[cn->eff_place[i]];
                 int64_t d = cn->eff_delta[i];
-                eff_of(r, k)[t] = d;
+                if (col_of[t] != UINT32_MAX)
+                    eff_of(r, k)[col_of[t]] = d;
                 /* sums of P such effects cannot overflow; a place with a
                  * bigger one gets an initial sum that never combines */
                 if (d > EFFECT_MAX || d < -EFFECT_MAX)
                     r->m0[k] = 2;
             }
     free(row_of);
-    for (uint32_t step = 0; ok && step < T && r->n > 0; step++) {
+    free(col_of);
+    for (uint32_t step = 0; ok && step < C && r->n > 0; step++) {
         uint64_t pairs;
         uint32_t t = next_column(r, done, &pairs);
+        if (t == UINT32_MAX)
+            break;
         if (pairs > PAIRS_MAX || mono_now() > deadline) {
             ok = 0;
             break;
@@ -256,6 +387,8 @@ static int invariants(const cnet_t *cn, const uint8_t *bits, double deadline, ro
         rows swap = *r;
         *r = other;
         other = swap;
+        if (!pairs)   /* rows were only dropped: the rest stay minimal */
+            continue;
         uint32_t *o = realloc(order, (r->n ? r->n : 1) * sizeof *order);
         ok = o != NULL;
         order = o;
@@ -369,4 +502,60 @@ none:
     rows_free(&r);
     *ngroups = 0;
     return NULL;
+}
+
+/* Whether every transition takes as many tokens from the places of sup
+ * as it puts back; their initial tokens' sum into *sum. */
+static int support_holds(const cnet_t *cn, const uint64_t *sup, nc_count *sum)
+{
+    *sum = 0;
+    for (uint32_t p = 0; p < cn->nplaces; p++)
+        if (sup[p / 64] >> (p % 64) & 1)
+            *sum += cn->initial[p];
+    for (uint32_t t = 0; t < cn->ntransitions; t++) {
+        int64_t d = 0;
+        for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
+            uint32_t p = cn->eff_place[i];
+            if (sup[p / 64] >> (p % 64) & 1)
+                d += cn->eff_delta[i];
+        }
+        if (d != 0)
+            return 0;
+    }
+    return 1;
+}
+
+uint8_t *onehot_bounds(const cnet_t *cn, double seconds)
+{
+    uint32_t P = cn->nplaces;
+    if (P == 0)
+        return NULL;
+    rows r = {0, 0, (P + 63) / 64, cn->ntransitions, NULL, NULL, NULL};
+    uint8_t *any = malloc(P), *bound = malloc(P);
+    int ok = any && bound;
+    if (ok) {
+        /* every place a candidate: its width is what is being found */
+        memset(any, 1, P);
+        ok = invariants(cn, any, mono_now() + seconds, &r) == 0;
+    }
+    if (ok) {
+        memset(bound, ONEHOT_NO_BOUND, P);
+        for (size_t i = 0; i < r.n; i++) {
+            const uint64_t *sup = sup_of(&r, i);
+            nc_count sum;
+            /* proven again on the net, as groups are */
+            if (r.m0[i] > 1 || !support_holds(cn, sup, &sum) || sum > 1)
+                continue;
+            for (uint32_t p = 0; p < P; p++)
+                if ((sup[p / 64] >> (p % 64) & 1) && (bound[p] == ONEHOT_NO_BOUND || sum < bound[p]))
+                    bound[p] = (uint8_t)sum;
+        }
+    }
+    free(any);
+    rows_free(&r);
+    if (!ok) {
+        free(bound);
+        return NULL;
+    }
+    return bound;
 }

@@ -1,8 +1,9 @@
 /* placebits: how many bits each place's count needs, for the fixed-width
  * keys of store_new_packed, from bounds that are proven, never guessed:
- * a place no transition adds to keeps at most its initial count, and any
- * other is bounded by the state equation (stateeq.h), whose bounds are
- * confirmed in exact arithmetic.
+ * a place no transition adds to keeps at most its initial count, one that
+ * a place invariant of initial sum 0 or 1 holds (onehot_bounds) at most
+ * that sum, and any other is bounded by the state equation (stateeq.h),
+ * whose bounds are confirmed in exact arithmetic.
  *
  * All or nothing: when one place gets no bound in the time given, or needs
  * more than STORE_PACKED_BITS_MAX bits, there are no widths, and searches

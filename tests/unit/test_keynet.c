@@ -348,6 +348,7 @@ static void test_onehot_nets(void)
     int nets = 0, groups_found = 0, wrong_groups = 0, whole = 0, unbroken = 0, wide_groups = 0;
     int tabled = 0, untabled_many = 0, two_words = 0, compared = 0, bad_decode = 0, bad_rebase = 0;
     int bad_enabled = 0, bad_fire = 0, bad_list = 0, bad_unsafe = 0, refused = 0, refusals = 0;
+    int bounded_nets = 0, machine_places = 0, held_places = 0, bounds_tested = 0, bounds_broken = 0;
     for (int round = 0; round < 300; round++) {
         uint32_t machines = 1 + pick(5), size[6], first[6], P;
         uint8_t broken[6];
@@ -363,6 +364,15 @@ static void test_onehot_nets(void)
             bits[P - 1] = 14;
         uint32_t ngroups = 0;
         uint32_t *group = onehot_groups(cn, bits, 10.0, &ngroups);
+        /* the invariants' bounds: every place of an unbroken machine is
+         * held to its one token; bounds must hold in the runs below */
+        uint8_t *held = onehot_bounds(cn, 10.0);
+        bounded_nets += held != NULL;
+        for (uint32_t k = 0; k < machines && held; k++)
+            for (uint32_t i = 0; i < size[k] && !broken[k]; i++) {
+                machine_places++;
+                held_places += held[first[k] + i] == 1;
+            }
         for (uint32_t k = 0; k < machines; k++) {
             uint32_t g = group ? group[first[k]] : 0;
             int all = g != 0;
@@ -381,6 +391,7 @@ static void test_onehot_nets(void)
             keynet_free(kn);
             store_free(st);
             free(group);
+            free(held);
             free(bits);
             nc_free_net(net);
             continue;
@@ -408,6 +419,10 @@ static void test_onehot_nets(void)
                 memcpy(w.m, cn->initial, P * sizeof *w.m);
             for (uint32_t g = 1; g <= ngroups; g++)
                 wrong_groups += group_tokens(group, P, g, w.m) != 1;
+            for (uint32_t p = 0; p < P && held; p++) {
+                bounds_tested += held[p] != ONEHOT_NO_BOUND;
+                bounds_broken += held[p] != ONEHOT_NO_BOUND && w.m[p] > held[p];
+            }
             int fits = 1;
             for (uint32_t p = 0; p < P; p++)
                 fits &= w.m[p] <= w.max[p];
@@ -470,9 +485,16 @@ static void test_onehot_nets(void)
         free(last);
         world_free(&w);
         free(group);
+        free(held);
         free(bits);
         nc_free_net(net);
     }
+    CHECK(bounded_nets == 300 && held_places == machine_places && machine_places > 1000,
+          "onehot_bounds holds every place of an unbroken machine to one token (%d of %d, in "
+          "%d nets)", held_places, machine_places, bounded_nets);
+    CHECK(bounds_tested > 100000 && bounds_broken == 0,
+          "onehot_bounds' bounds hold in every marking of the runs (%d tested, %d broken)",
+          bounds_tested, bounds_broken);
     CHECK(nets > 250 && groups_found > 300 && wide_groups > 20 && tabled > 100 &&
               untabled_many > 30 && two_words > 20,
           "nets of state machines, with groups of more than 16 places, tables, incremental "
