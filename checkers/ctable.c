@@ -214,9 +214,10 @@ static inline uint64_t rank_of(uint64_t q)
     return j << 55 | z;   /* z has at most 52 bits: lo_bits - 12 */
 }
 
-static inline uint64_t quotient_at(const ctable *ct, const uint8_t *s)
+/* words as in put_as */
+static inline uint64_t quotient_at(const ctable *ct, const uint8_t *s, int words)
 {
-    if (word_slots(ct))
+    if (words == 1)
         return (word_load(s) >> 8) & ctable_low_mask(ct->q_bits);
     return ctable_get_bits(s + 1, ct->hi_bits, ct->q_bits);
 }
@@ -225,12 +226,16 @@ static inline uint64_t quotient_at(const ctable *ct, const uint8_t *s)
  * (where a probe for it ended, at distance d), in the order of x: the
  * table is then sorted by x, and ctable_move streams it.  The cluster
  * from the key's slot on shifts one slot further; CTABLE_FULL when that
- * would carry an entry past the cap (nothing changed then). */
-static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q, uint32_t value)
+ * would carry an entry past the cap (nothing changed then).  words says
+ * how slots are written: 1 as a word (word_slots), 2 as two (pairs), 0
+ * field by field; a constant in each copy. */
+static inline __attribute__((always_inline)) int put_as(ctable *ct, uint8_t *s, unsigned d,
+                                                      const uint8_t *hi, uint64_t q,
+                                                      uint32_t value, int words)
 {
     size_t S = ct->slot_bytes;
     uint64_t rank = rank_of(q);
-    while (d > 1 && s[-(ptrdiff_t)S] == d - 1 && rank_of(quotient_at(ct, s - S)) > rank) {
+    while (d > 1 && s[-(ptrdiff_t)S] == d - 1 && rank_of(quotient_at(ct, s - S, words)) > rank) {
         s -= S;
         d--;
     }
@@ -247,10 +252,10 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
     }
     if (e != s) {
         memmove(s + S, s, (size_t)(e - s));
-        if (!word_slots(ct) && !ctable_pairs(ct))
+        if (words == 0)
             memset(s + 1, 0, S - 1);
     }
-    if (word_slots(ct)) {
+    if (words == 1) {
         /* the slot as one word, the bytes behind it (the next slot's)
          * kept */
         uint64_t keep = S == 8 ? 0 : ~UINT64_C(0) << (8 * S);
@@ -258,13 +263,23 @@ static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q
         ct->count++;
         return 1;
     }
-    if (ctable_pairs(ct)) {
+    if (words == 2) {
         pair_write(ct, s, d, word_load(hi) & ct->hi_mask, q, value & ct->value_mask);
         return 1;
     }
     s[0] = (uint8_t)d;
     write_entry(ct, s + 1, hi, q, value);
     return 1;
+}
+
+/* put for each kind of slot, known to be the table's */
+static int put(ctable *ct, uint8_t *s, unsigned d, const uint8_t *hi, uint64_t q, uint32_t value)
+{
+    if (word_slots(ct))
+        return put_as(ct, s, d, hi, q, value, 1);
+    if (ctable_pairs(ct))
+        return put_as(ct, s, d, hi, q, value, 2);
+    return put_as(ct, s, d, hi, q, value, 0);
 }
 
 int ctable_put(ctable *ct, const ctable_pos *pos, const uint8_t *key, uint32_t value)

@@ -1309,6 +1309,24 @@ static int ct_gave_up(const store_t *st)
     return st->declined ? STORE_OUT_OF_TIME : -1;
 }
 
+/* Appends a key the table has just taken to the queue, whose last block
+ * has room for it; its ref. */
+static inline store_ref queue_key(store_t *st, const uint8_t *key, size_t len)
+{
+    store_ref at = ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
+    uint8_t *rec = st->blocks[st->nblocks - 1] + st->wpos;
+    if (len <= 8) {   /* a key of one word is written as one, in the slack */
+        uint64_t mask = len == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * len)) - 1;
+        word_store(rec, (word_load(rec) & ~mask) | (word_load(key) & mask));
+    } else {
+        memcpy(rec, key, len);
+    }
+    st->wpos += len;
+    st->record_bytes += len;
+    st->count++;
+    return at;
+}
+
 /* A key the table does not have (ctable_locate said r at pos): the table
  * grows first when it is due or r says it must, the key gets its place
  * in the queue, then in the table. */
@@ -1337,24 +1355,21 @@ static int compact_add(store_t *st, const uint8_t *key, size_t len, uint64_t has
             return st->ct_broken ? -1 : ct_gave_up(st);
         r = ctable_locate(&st->ct, key, hash, pos);
     }
-    at = ((store_ref)(st->nblocks - 1) << st->block_shift) + st->wpos;
-    uint8_t *rec = block_of(st, at);
-    if (len <= 8) {   /* a key of one word is written as one, in the slack */
-        uint64_t mask = len == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * len)) - 1;
-        word_store(rec, (word_load(rec) & ~mask) | (word_load(key) & mask));
-    } else {
-        memcpy(rec, key, len);
-    }
-    st->wpos += len;
-    st->record_bytes += len;
-    st->count++;
-    *ref = at;
+    *ref = queue_key(st, key, len);
     return 1;
 }
 
 int store_add_probed(store_t *st, const uint8_t *key, size_t len, uint64_t hash,
                      uint32_t transition, int r, ctable_pos *pos, store_ref *ref)
 {
+    /* the common case in one call: no growth due, and room in the
+     * queue's last block (ctable_put fails only near the distance cap) */
+    if (r == 0 && !st->ct_broken && st->ct.count < st->ct_grow_at && st->nblocks &&
+        st->wpos + len <= st->block_size - SLACK &&
+        ctable_put(&st->ct, pos, key, st->ct_values ? transition : 0) == 1) {
+        *ref = queue_key(st, key, len);
+        return 1;
+    }
     *ref = STORE_NO_REF;
     if (st->ct_broken)
         return -1;
