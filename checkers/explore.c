@@ -14,7 +14,8 @@
  * no records, and its slots are prefetched a few steps ahead within
  * stage C instead (PREFETCH_AHEAD); a successor already in its table is
  * found there in place, with no call into the store.  Keys of one or two
- * words are expanded without decoding a marking (keynet.h). */
+ * words are expanded without decoding a marking (keynet.h), and when the
+ * keynet has tables, by one loop over whole states (fill_tabled). */
 #include "checkers/clock.h"
 #include "checkers/ctable.h"
 #include "checkers/explore.h"
@@ -666,6 +667,124 @@ static inline __attribute__((always_inline)) size_t fire_dispatch(explore_t *ex,
     }
 }
 
+/* Stages A and B for the common search: keys of `words` words in a
+ * compact table, enabledness from the keynet's tables (one-word entries
+ * when tab0), no reducer.  Whole states are taken from the queue's runs
+ * and fired in one loop that keeps what it reads in locals: through
+ * load_state and fire_steps, a state cost Railroad-PT-010 about 170
+ * instructions besides its edges.  A state that does not fit what is
+ * left of the batch, or one of whose firings may leave a field, is
+ * loaded as load_state would and left to fire_steps (ex->loaded). */
+static inline __attribute__((always_inline)) size_t fill_tabled(explore_t *ex, size_t nb,
+                                                               size_t *used, size_t last,
+                                                               unsigned words, int tab0)
+{
+    pending *b = ex->batch;
+    uint8_t *keys = ex->bkeys;
+    keynet_t *kn = ex->kn;
+    const uint64_t *delta = kn->delta;
+    const ctable_hasher h = ctable_hasher_of(ex->ct);
+    const size_t root_len = ex->root_len;
+    const int ends = ex->end_steps;
+    uint32_t *enabled = ex->enabled;
+    const uint8_t *run_key = ex->run_key;
+    size_t run_left = ex->run_left, u = *used;
+    store_ref next = ex->next;
+    uint64_t id = ex->next_id;
+    for (;;) {
+        if (!run_left && !(run_left = store_next_keys(ex->st, &next, &run_key)))
+            break;
+        uint64_t k[2];
+        keynet_load(kn, run_key, k);
+        const store_ref parent = next;
+        uint64_t bits = 0;
+        uint32_t n;
+        if (tab0) {
+            bits = keynet_enabled_mask(kn, k);
+            n = popcount64(bits);
+        } else {
+            n = keynet_enabled(kn, k, enabled);
+        }
+        run_key += root_len;
+        run_left--;
+        next += root_len;
+        /* room for its firings and its end step: else, and for a firing
+         * that may leave a field, fire_steps takes it */
+        uint32_t steps = n + (ends == END_ALL || (ends == END_DEADLOCKS && n == 0));
+        if (kn->unsafe || steps > BATCH_MAX - nb ||
+            (n && (uint64_t)(n - 1) * root_len > last - u)) {
+            ex->kcur[0] = k[0];
+            ex->kcur[1] = k[1];
+            ex->fire_bits = bits;
+            ex->nen = n;
+            if (tab0 && kn->unsafe)
+                for (uint32_t i = 0; bits; bits &= bits - 1)
+                    enabled[i++] = (uint32_t)__builtin_ctzll(bits);
+            ex->cur = parent;
+            ex->cur_id = id++;
+            ex->fire = enabled;
+            ex->nfire = n;
+            ex->k = 0;
+            ex->loaded = 1;
+            break;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            pending *p = &b[nb++];
+            uint32_t t;
+            if (tab0) {
+                t = (uint32_t)__builtin_ctzll(bits);
+                bits &= bits - 1;
+            } else {
+                t = enabled[i];
+            }
+            p->parent = parent;
+            p->id = id;
+            p->t = t;
+            p->off = u;
+            p->kind = P_SUCC;
+            uint64_t succ[2];
+            if (words == 1) {
+                succ[0] = k[0] + delta[t];
+                word_store(keys + u, succ[0]);
+                p->hash = ctable_hasher_word(&h, succ[0]);
+            } else {
+                keynet_fire_pair(delta, t, k, succ);
+                keynet_store(keys + u, succ);
+                p->hash = ctable_hasher_pair(&h, succ[0], succ[1]);
+            }
+            p->q = ctable_hasher_split(&h, p->hash, &p->home);
+            u += root_len;
+        }
+        if (steps > n) {
+            pending *p = &b[nb++];
+            p->kind = P_END;
+            p->home = 0;
+            p->parent = parent;
+            p->id = id;
+            p->t = n;
+        }
+        id++;
+        ex->cur = parent;
+        if (nb >= BATCH_MAX || u > last)
+            break;
+    }
+    ex->run_key = run_key;
+    ex->run_left = run_left;
+    ex->next = next;
+    ex->next_id = id;
+    *used = u;
+    return nb;
+}
+
+/* fill_tabled with its modes as constants. */
+static size_t fill_tabled_any(explore_t *ex, size_t nb, size_t *used, size_t last)
+{
+    int tab0 = ex->kn->tab_words == 0;
+    if (ex->kn->words == 1)
+        return tab0 ? fill_tabled(ex, nb, used, last, 1, 1) : fill_tabled(ex, nb, used, last, 1, 0);
+    return tab0 ? fill_tabled(ex, nb, used, last, 2, 1) : fill_tabled(ex, nb, used, last, 2, 0);
+}
+
 /* Stages A and B: steps of as many queued states as fit.  Stops after an
  * overflow, which ends the search once the steps before it are done. */
 static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
@@ -673,8 +792,14 @@ static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
     size_t nb = 0, used = 0, last = ex->bcap - store_key_max(ex->st);
     /* every step of the states before the one loaded last is done */
     store_release(ex->st, ex->cur);
+    /* the common search's loop, unless a reducer may need markings */
+    int tabled = ex->by_key && ex->kn->tab && ex->ct && !ex->reducer;
     while (nb < BATCH_MAX && used <= last) {
-        if (!ex->loaded) {
+        if (!ex->loaded && tabled) {
+            nb = fill_tabled_any(ex, nb, &used, last);
+            if (!ex->loaded)
+                break;   /* the batch is full, or the queue empty */
+        } else if (!ex->loaded) {
             if (ex->ct) {
                 /* a call a run of keys, not a state */
                 if (!ex->run_left &&
