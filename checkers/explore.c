@@ -673,11 +673,12 @@ static inline __attribute__((always_inline)) size_t fire_dispatch(explore_t *ex,
  * and fired in one loop that keeps what it reads in locals: through
  * load_state and fire_steps, a state cost Railroad-PT-010 about 170
  * instructions besides its edges.  A state that does not fit what is
- * left of the batch, or one of whose firings may leave a field, is
- * loaded as load_state would and left to fire_steps (ex->loaded). */
-static inline __attribute__((always_inline)) size_t fill_tabled(explore_t *ex, size_t nb,
-                                                               size_t *used, size_t last,
-                                                               unsigned words, int tab0)
+ * left of the batch, or one of whose firings may leave a field, is put
+ * back in the queue for load_state and fire_steps: 1 is returned then,
+ * 0 when the batch is full or the queue empty.  *nb and *used grow. */
+static inline __attribute__((always_inline)) int fill_tabled(explore_t *ex, size_t *nbp,
+                                                            size_t *used, size_t last,
+                                                            unsigned words, int tab0)
 {
     pending *b = ex->batch;
     uint8_t *keys = ex->bkeys;
@@ -688,9 +689,10 @@ static inline __attribute__((always_inline)) size_t fill_tabled(explore_t *ex, s
     const int ends = ex->end_steps;
     uint32_t *enabled = ex->enabled;
     const uint8_t *run_key = ex->run_key;
-    size_t run_left = ex->run_left, u = *used;
+    size_t run_left = ex->run_left, u = *used, nb = *nbp;
     store_ref next = ex->next;
     uint64_t id = ex->next_id;
+    int long_way = 0;
     for (;;) {
         if (!run_left && !(run_left = store_next_keys(ex->st, &next, &run_key)))
             break;
@@ -705,29 +707,18 @@ static inline __attribute__((always_inline)) size_t fill_tabled(explore_t *ex, s
         } else {
             n = keynet_enabled(kn, k, enabled);
         }
-        run_key += root_len;
-        run_left--;
-        next += root_len;
         /* room for its firings and its end step: else, and for a firing
-         * that may leave a field, fire_steps takes it */
+         * that may leave a field, the state stays queued for the long way
+         * (its enabledness found again: once a batch at most) */
         uint32_t steps = n + (ends == END_ALL || (ends == END_DEADLOCKS && n == 0));
         if (kn->unsafe || steps > BATCH_MAX - nb ||
             (n && (uint64_t)(n - 1) * root_len > last - u)) {
-            ex->kcur[0] = k[0];
-            ex->kcur[1] = k[1];
-            ex->fire_bits = bits;
-            ex->nen = n;
-            if (tab0 && kn->unsafe)
-                for (uint32_t i = 0; bits; bits &= bits - 1)
-                    enabled[i++] = (uint32_t)__builtin_ctzll(bits);
-            ex->cur = parent;
-            ex->cur_id = id++;
-            ex->fire = enabled;
-            ex->nfire = n;
-            ex->k = 0;
-            ex->loaded = 1;
+            long_way = 1;
             break;
         }
+        run_key += root_len;
+        run_left--;
+        next += root_len;
         for (uint32_t i = 0; i < n; i++) {
             pending *p = &b[nb++];
             uint32_t t;
@@ -773,11 +764,12 @@ static inline __attribute__((always_inline)) size_t fill_tabled(explore_t *ex, s
     ex->next = next;
     ex->next_id = id;
     *used = u;
-    return nb;
+    *nbp = nb;
+    return long_way;
 }
 
 /* fill_tabled with its modes as constants. */
-static size_t fill_tabled_any(explore_t *ex, size_t nb, size_t *used, size_t last)
+static int fill_tabled_any(explore_t *ex, size_t *nb, size_t *used, size_t last)
 {
     int tab0 = ex->kn->tab_words == 0;
     if (ex->kn->words == 1)
@@ -795,11 +787,10 @@ static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
     /* the common search's loop, unless a reducer may need markings */
     int tabled = ex->by_key && ex->kn->tab && ex->ct && !ex->reducer;
     while (nb < BATCH_MAX && used <= last) {
-        if (!ex->loaded && tabled) {
-            nb = fill_tabled_any(ex, nb, &used, last);
-            if (!ex->loaded)
-                break;   /* the batch is full, or the queue empty */
-        } else if (!ex->loaded) {
+        /* the batch full or the queue empty, or a state for the long way */
+        if (!ex->loaded && tabled && !fill_tabled_any(ex, &nb, &used, last))
+            break;
+        if (!ex->loaded) {
             if (ex->ct) {
                 /* a call a run of keys, not a state */
                 if (!ex->run_left &&
