@@ -521,6 +521,38 @@ static int successor_key(explore_t *ex, uint32_t t, uint8_t *key, size_t *len)
     return *len ? 0 : -1;
 }
 
+/* The successor key of kcur (of `words` words) under t, written to key.
+ * A key of one word is its bits, none past its last field: it is written
+ * as one word (keys have slack behind them).  Its words into succ. */
+static inline __attribute__((always_inline)) void key_successor(const uint64_t *delta, uint32_t t,
+                                                               const uint64_t kcur[2],
+                                                               uint8_t *key, unsigned words,
+                                                               uint64_t succ[2])
+{
+    if (words == 1) {
+        succ[0] = kcur[0] + delta[t];
+        succ[1] = 0;
+        word_store(key, succ[0]);
+    } else {
+        keynet_fire_pair(delta, t, kcur, succ);
+        keynet_store(key, succ);
+    }
+}
+
+/* key_successor, hashed and split for a compact table, into p.  A key of
+ * one word is hashed as it is; one of two words has verbatim bits
+ * (explore_bfs). */
+static inline __attribute__((always_inline)) void key_step(pending *p, const ctable_hasher *h,
+                                                          const uint64_t *delta, uint32_t t,
+                                                          const uint64_t kcur[2], uint8_t *key,
+                                                          unsigned words)
+{
+    uint64_t succ[2];
+    key_successor(delta, t, kcur, key, words, succ);
+    p->hash = words == 1 ? ctable_hasher_word(h, succ[0]) : ctable_hasher_pair(h, succ[0], succ[1]);
+    p->q = ctable_hasher_split(h, p->hash, &p->home);
+}
+
 /* How fire_steps finds the transitions to fire and their successors:
  * from the list, each firing tested for leaving a field, or (on keys,
  * when the keynet's tables said no firing does) untested, from the list
@@ -576,26 +608,14 @@ static inline __attribute__((always_inline)) size_t fire_steps(explore_t *ex, si
         p->t = t;
         p->off = u;
         if (by_key && mode != FIRE_TESTED) {
-            /* a key of one word is its bits, none past its last field:
-             * it is written as one word (keys have slack behind them)
-             * and hashed as it is */
-            uint64_t succ[2];
-            if (by_key == 1) {
-                succ[0] = kcur[0] + delta[t];
-                word_store(keys + u, succ[0]);
-            } else {
-                keynet_fire_pair(delta, t, kcur, succ);
-                keynet_store(keys + u, succ);
-            }
             p->kind = P_SUCC;
             if (!compact) {
+                uint64_t succ[2];
+                key_successor(delta, t, kcur, keys + u, by_key, succ);
                 p->hash = store_key_hash(ex->st, keys + u, root_len);
                 store_prefetch_slot(ex->st, p->hash);
             } else {
-                /* a key of two words has verbatim bits (explore_bfs) */
-                p->hash = by_key == 1 ? ctable_hasher_word(&h, succ[0])
-                                      : ctable_hasher_pair(&h, succ[0], succ[1]);
-                p->q = ctable_hasher_split(&h, p->hash, &p->home);
+                key_step(p, &h, delta, t, kcur, keys + u, by_key);
             }
             u += root_len;
             continue;
@@ -733,17 +753,7 @@ static inline __attribute__((always_inline)) int fill_tabled(explore_t *ex, size
             p->t = t;
             p->off = u;
             p->kind = P_SUCC;
-            uint64_t succ[2];
-            if (words == 1) {
-                succ[0] = k[0] + delta[t];
-                word_store(keys + u, succ[0]);
-                p->hash = ctable_hasher_word(&h, succ[0]);
-            } else {
-                keynet_fire_pair(delta, t, k, succ);
-                keynet_store(keys + u, succ);
-                p->hash = ctable_hasher_pair(&h, succ[0], succ[1]);
-            }
-            p->q = ctable_hasher_split(&h, p->hash, &p->home);
+            key_step(p, &h, delta, t, k, keys + u, words);
             u += root_len;
         }
         if (steps > n) {
