@@ -401,17 +401,17 @@ static int invariants(const cnet_t *cn, const uint8_t *bits, double deadline, ro
     return ok ? 0 : -1;
 }
 
-int onehot_group_holds(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uint32_t g)
+/* Whether every transition that can fire takes as many tokens from the
+ * places p with group[p] == g as it puts back; their initial tokens' sum
+ * into *sum.  A transition that adds to a place of width 0 in bits never
+ * fires (bits NULL: none has width 0). */
+static int tokens_kept(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uint32_t g,
+                       nc_count *sum)
 {
-    nc_count sum = 0;
+    *sum = 0;
     for (uint32_t p = 0; p < cn->nplaces; p++)
-        if (group[p] == g) {
-            if (!bits[p])
-                return 0;
-            sum += cn->initial[p];
-        }
-    if (sum != 1)
-        return 0;
+        if (group[p] == g)
+            *sum += cn->initial[p];
     for (uint32_t t = 0; t < cn->ntransitions; t++) {
         int64_t d = 0;
         int never = 0;
@@ -419,13 +419,22 @@ int onehot_group_holds(const cnet_t *cn, const uint8_t *bits, const uint32_t *gr
             uint32_t p = cn->eff_place[i];
             if (group[p] == g)
                 d += cn->eff_delta[i];
-            if (cn->eff_delta[i] > 0 && !bits[p])
+            if (bits && cn->eff_delta[i] > 0 && !bits[p])
                 never = 1;
         }
         if (d != 0 && !never)
             return 0;
     }
     return 1;
+}
+
+int onehot_group_holds(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uint32_t g)
+{
+    for (uint32_t p = 0; p < cn->nplaces; p++)
+        if (group[p] == g && !bits[p])
+            return 0;
+    nc_count sum;
+    return tokens_kept(cn, bits, group, g, &sum) && sum == 1;
 }
 
 uint32_t *onehot_groups(const cnet_t *cn, const uint8_t *bits, double seconds,
@@ -504,27 +513,6 @@ none:
     return NULL;
 }
 
-/* Whether every transition takes as many tokens from the places of sup
- * as it puts back; their initial tokens' sum into *sum. */
-static int support_holds(const cnet_t *cn, const uint64_t *sup, nc_count *sum)
-{
-    *sum = 0;
-    for (uint32_t p = 0; p < cn->nplaces; p++)
-        if (sup[p / 64] >> (p % 64) & 1)
-            *sum += cn->initial[p];
-    for (uint32_t t = 0; t < cn->ntransitions; t++) {
-        int64_t d = 0;
-        for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
-            uint32_t p = cn->eff_place[i];
-            if (sup[p / 64] >> (p % 64) & 1)
-                d += cn->eff_delta[i];
-        }
-        if (d != 0)
-            return 0;
-    }
-    return 1;
-}
-
 uint8_t *onehot_bounds(const cnet_t *cn, double seconds)
 {
     uint32_t P = cn->nplaces;
@@ -532,7 +520,8 @@ uint8_t *onehot_bounds(const cnet_t *cn, double seconds)
         return NULL;
     rows r = {0, 0, (P + 63) / 64, cn->ntransitions, NULL, NULL, NULL};
     uint8_t *any = malloc(P), *bound = malloc(P);
-    int ok = any && bound;
+    uint32_t *row_at = calloc(P, sizeof *row_at);   /* places of row i: i + 1 */
+    int ok = any && bound && row_at;
     if (ok) {
         /* every place a candidate: its width is what is being found */
         memset(any, 1, P);
@@ -542,9 +531,14 @@ uint8_t *onehot_bounds(const cnet_t *cn, double seconds)
         memset(bound, ONEHOT_NO_BOUND, P);
         for (size_t i = 0; i < r.n; i++) {
             const uint64_t *sup = sup_of(&r, i);
-            nc_count sum;
+            if (r.m0[i] > 1)
+                continue;
+            for (uint32_t p = 0; p < P; p++)
+                if (sup[p / 64] >> (p % 64) & 1)
+                    row_at[p] = (uint32_t)i + 1;   /* rows: at most ROWS_MAX */
             /* proven again on the net, as groups are */
-            if (r.m0[i] > 1 || !support_holds(cn, sup, &sum) || sum > 1)
+            nc_count sum;
+            if (!tokens_kept(cn, NULL, row_at, (uint32_t)i + 1, &sum) || sum > 1)
                 continue;
             for (uint32_t p = 0; p < P; p++)
                 if ((sup[p / 64] >> (p % 64) & 1) && (bound[p] == ONEHOT_NO_BOUND || sum < bound[p]))
@@ -552,6 +546,7 @@ uint8_t *onehot_bounds(const cnet_t *cn, double seconds)
         }
     }
     free(any);
+    free(row_at);
     rows_free(&r);
     if (!ok) {
         free(bound);
