@@ -687,6 +687,24 @@ static inline __attribute__((always_inline)) size_t fire_dispatch(explore_t *ex,
     }
 }
 
+/* Whether the expansion of a state with n enabled transitions ends with
+ * a step (end_steps). */
+static inline int ends_with_step(int end_steps, uint32_t n)
+{
+    return end_steps == END_ALL || (end_steps == END_DEADLOCKS && n == 0);
+}
+
+/* The step that ends the expansion of state id (ref parent), n of whose
+ * transitions were enabled, for on_expanded. */
+static inline void end_step(pending *p, store_ref parent, uint64_t id, uint32_t n)
+{
+    p->kind = P_END;
+    p->home = 0;   /* prefetched all the same */
+    p->parent = parent;
+    p->id = id;
+    p->t = n;
+}
+
 /* Stages A and B for the common search: keys of `words` words in a
  * compact table, enabledness from the keynet's tables (one-word entries
  * when tab0), no reducer.  Whole states are taken from the queue's runs
@@ -730,7 +748,7 @@ static inline __attribute__((always_inline)) int fill_tabled(explore_t *ex, size
         /* room for its firings and its end step: else, and for a firing
          * that may leave a field, the state stays queued for the long way
          * (its enabledness found again: once a batch at most) */
-        uint32_t steps = n + (ends == END_ALL || (ends == END_DEADLOCKS && n == 0));
+        uint32_t steps = n + (uint32_t)ends_with_step(ends, n);
         if (kn->unsafe || steps > BATCH_MAX - nb ||
             (n && (uint64_t)(n - 1) * root_len > last - u)) {
             long_way = 1;
@@ -756,14 +774,8 @@ static inline __attribute__((always_inline)) int fill_tabled(explore_t *ex, size
             key_step(p, &h, delta, t, k, keys + u, words);
             u += root_len;
         }
-        if (steps > n) {
-            pending *p = &b[nb++];
-            p->kind = P_END;
-            p->home = 0;
-            p->parent = parent;
-            p->id = id;
-            p->t = n;
-        }
+        if (steps > n)
+            end_step(&b[nb++], parent, id, n);
         id++;
         ex->cur = parent;
         if (nb >= BATCH_MAX || u > last)
@@ -828,14 +840,8 @@ static __attribute__((noinline)) size_t fill_batch(explore_t *ex)
         }
         /* the end of the state's expansion, as a step when on_expanded
          * wants it */
-        if (ex->end_steps == END_ALL || (ex->end_steps == END_DEADLOCKS && ex->nen == 0)) {
-            pending *p = &ex->batch[nb++];
-            p->kind = P_END;
-            p->home = 0;
-            p->parent = ex->cur;
-            p->id = ex->cur_id;
-            p->t = ex->nen;
-        }
+        if (ends_with_step(ex->end_steps, ex->nen))
+            end_step(&ex->batch[nb++], ex->cur, ex->cur_id, ex->nen);
         ex->loaded = 0;
     }
     for (size_t i = 0; i < nb && !ex->ct; i++)
