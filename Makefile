@@ -20,15 +20,16 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -I. -I
              -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
 ALL_LIBS = $(XML_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS) $(GLPK_LIBS) $(LIBS) -ldl -lm
 # Headers a plugin is written against (installed under include/mck/).
-PUBLIC_HEADERS = netconv.h tree.h result.h formats.h formula/formula.h input/input.h \
-                 plugin/plugin.h
+PUBLIC_HEADERS = base/netconv.h base/tree.h base/result.h base/formats.h formula/formula.h \
+                 input/input.h plugin/plugin.h
 
 YSRC := $(wildcard formula/*.y input/*.y input/*/*.y)
 LSRC := $(wildcard formula/*.l input/*.l input/*/*.l)
 YGEN := $(YSRC:.y=.tab.c)
 LGEN := $(LSRC:.l=.lex.c)
-CSRC := $(filter-out main.c, $(wildcard *.c input/*.c input/*/*.c formula/*.c \
-          checkers/*.c checkers/*/*.c verdicts/*.c mcc/*.c plugin/*.c writers/*.c reduce/*.c))
+# The layers, bottom up (docs/architecture.md); only main.c stays at the top.
+LAYERS := base formula lp input writers verdicts plugin engine reduce checkers mcc cmd
+CSRC := $(wildcard $(addsuffix /*.c,$(LAYERS)) $(addsuffix /*/*.c,$(LAYERS)))
 CSRC := $(filter-out %.tab.c %.lex.c, $(CSRC))
 LIBOBJ := $(CSRC:.c=.o) $(YGEN:.c=.o) $(LGEN:.c=.o)
 TESTSRC := $(wildcard tests/unit/test_*.c)

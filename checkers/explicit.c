@@ -2,14 +2,14 @@
  * witness is the search-tree path to the first marking found, a shortest
  * run (kit-overview.md §3.3).  The search is explore.c's; this file only
  * decides which marking ends it.  CTL goes to ctl.h, on the whole graph. */
-#include "checkers/clock.h"
-#include "checkers/checkers.h"
-#include "checkers/ctl.h"
-#include "checkers/ltl.h"
-#include "checkers/explore.h"
-#include "checkers/goalseed.h"
-#include "checkers/stateeval.h"
-#include "checkers/stubborn.h"
+#include "base/clock.h"
+#include "checkers/explicit.h"
+#include "checkers/ctl/ctl.h"
+#include "checkers/ltl/ltl.h"
+#include "engine/explore.h"
+#include "engine/goalseed.h"
+#include "engine/stateeval.h"
+#include "engine/stubbornset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ typedef struct goal {
     stubborn_t *sb;       /* the stubborn checker's reduction */
 } goal;
 
-/* ---- the stubborn checker's reductions (stubborn.h) ---- */
+/* ---- the stubborn checker's reductions (checkers/stubborn.c) ---- */
 
 static uint32_t reduce_for_deadlock(void *ctx, const nc_count *m, const uint32_t *enabled,
                                     uint32_t nen, uint32_t *out)
@@ -101,8 +101,8 @@ static void answer(explore_t *ex, const goal *g, explore_status st, const check_
 
 /* dl and reach, by breadth-first search, reduced by stubborn sets when
  * reduce is set. */
-static void search(const cnet_t *cn, const tree_t *formula, prop_kind kind,
-                   const check_options *opt, int reduce, result_t *res)
+void explicit_search(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                     const check_options *opt, int reduce, result_t *res)
 {
     double start = mono_now();
     goal g = {cn, formula, 0, 0, 0, NULL};
@@ -149,12 +149,12 @@ void explicit_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         result_unknown(res, "kind not supported by the explicit checker");
         return;
     }
-    search(cn, formula, kind, opt, 0, res);
+    explicit_search(cn, formula, kind, opt, 0, res);
 }
 
 /* Only state formulas can be evaluated on a marking; T_BOUND asks for a
  * number, not a truth value. */
-static int state_ops_only(const tree_t *t)
+int state_ops_only(const tree_t *t)
 {
     if (!t)
         return 1;
@@ -163,7 +163,7 @@ static int state_ops_only(const tree_t *t)
     return state_ops_only(t->l) && state_ops_only(t->r);
 }
 
-static int no_bound(const tree_t *t)
+int no_bound(const tree_t *t)
 {
     return !t || (t->op != T_BOUND && no_bound(t->l) && no_bound(t->r));
 }
@@ -197,36 +197,4 @@ int explicit_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
         snprintf(why, whylen, "explicit checker: no kind given");
         return 0;
     }
-}
-
-void stubborn_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
-                  const check_options *opt, result_t *res)
-{
-    if (kind == KIND_LTL && formula) {
-        check_options reduced = *opt;
-        reduced.partial_order = 1;
-        ltl_run(cn, formula, &reduced, opt->ltl_infinite_only ? LTL_INFINITE : LTL_STUTTER,
-                res);
-        return;
-    }
-    if (kind != KIND_DL && (kind != KIND_REACH || !formula)) {
-        result_unknown(res, "kind not supported by the stubborn checker");
-        return;
-    }
-    search(cn, formula, kind, opt, 1, res);
-}
-
-int stubborn_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
-{
-    if (kind == KIND_DL)
-        return 1;
-    if (kind == KIND_REACH && t && state_ops_only(t) && goal_seed_supported(t))
-        return 1;
-    if (kind == KIND_LTL && t && !tree_has_ctl(t) && no_bound(t))
-        return 1;   /* with X or actions every step is visible: no reduction */
-    snprintf(why, whylen, kind == KIND_REACH ?
-             "stubborn checker: reach needs a state formula without action propositions" :
-             kind == KIND_LTL ? "stubborn checker: ltl needs an LTL formula (no path quantifiers)" :
-             "stubborn checker: dl, reach and ltl only (use explicit for ctl)");
-    return 0;
 }

@@ -1,7 +1,8 @@
 /* The "reduce" checker: the net made smaller by structural reduction for
  * the question at hand (reduce/reduce.h), then the explicit search on it;
  * its witness is expanded back into a run of the net the user gave. */
-#include "checkers.h"
+#include "checkers/reduced.h"
+#include "checkers/explicit.h"
 #include "reduce/reduce.h"
 
 #include <stdio.h>

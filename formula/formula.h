@@ -5,8 +5,8 @@
 #define MCK_FORMULA_H
 
 #include <stddef.h>
-#include "netconv.h"
-#include "tree.h"
+#include "base/netconv.h"
+#include "base/tree.h"
 
 /* What the parser needs for a quoted string (kit-overview.md §7.2). */
 typedef enum { AP_BOOL, AP_COUNT, AP_FIREABLE } ap_pos;

@@ -4,7 +4,7 @@
  * DTD that declares an entity stops the parse, so an entity bomb fails with
  * one message instead of eating memory. */
 #include "mccxml.h"
-#include "readfile.h"
+#include "base/readfile.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

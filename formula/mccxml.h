@@ -22,8 +22,8 @@
 #define MCK_MCCXML_H
 
 #include <stddef.h>
-#include "netconv.h"
-#include "tree.h"
+#include "base/netconv.h"
+#include "base/tree.h"
 
 typedef enum { MCC_REACH, MCC_CTL, MCC_LTL, MCC_BOUND } mcc_class;
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fyint.h"
-#include "readfile.h"
+#include "base/readfile.h"
 #include "formula.tab.h"
 
 void fy_error(fy_state *st, long line, long col, const char *fmt, ...)

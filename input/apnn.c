@@ -11,7 +11,7 @@
  * represent (colours, priorities, extended arcs, subnets) is an error, never
  * dropped: a silently different net is worse than a refusal. */
 #include "input/input.h"
-#include "readfile.h"
+#include "base/readfile.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,13 +1,13 @@
-/* The built-in modelling languages: the functions main.c puts into its
- * input_types[] table.  Each reader knows netconv and tree only. */
+/* The built-in modelling languages: the functions of the input_types[]
+ * table (input/languages.c).  Each reader knows netconv and tree only. */
 #ifndef MCK_INPUT_H
 #define MCK_INPUT_H
 
 #include <stdio.h>
 #include <string.h>
-#include "netconv.h"
-#include "tree.h"
-#include "result.h"
+#include "base/netconv.h"
+#include "base/tree.h"
+#include "base/result.h"
 #include "formula/formula.h"
 
 /* PNML P/T nets (input/pnml.c) */
@@ -63,7 +63,7 @@ tree_t *bpn2_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text,
                      char *msg, size_t msglen);
 void bpn2_output(FILE *out, net_t *net, const result_t *res);
 
-/* Shared by the plain net languages (input/netlang.c): atomic propositions
+/* Shared by the plain net languages (input/netatoms.c, input/netrun.c): atomic propositions
  * are place names (by name, then by id), fireable() takes transition names
  * (by name, then by id); runs are printed as transition names. */
 tree_t *netlang_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text,

@@ -58,7 +58,7 @@ static void print_run(FILE *out, net_t *net, const result_t *res, int show_ids, 
         else
             fprintf(out, "%s\n", transition_label(net, t));
         if (t >= cn->ntransitions || !cn_enabled(cn, m, t) || cn_fire(cn, m, t) < 0)
-            break;   /* main.c replays every run before printing; not reached */
+            break;   /* cmd/check.c replays every run before printing; not reached */
     }
     if (res->loop_start == RESULT_NO_LOOP) {
         print_state(out, net, m, "final state", nshown);

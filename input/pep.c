@@ -8,7 +8,7 @@
  *
  * Section numbers (§) refer to pep-format.md.  Every message is one of its
  * §13 texts where §13 has one. */
-#include "readfile.h"
+#include "base/readfile.h"
 #include "input/input.h"
 
 #include <errno.h>

@@ -15,7 +15,7 @@
  * tree.  It is untrusted all the same: no network, no DTD loading, no
  * entity substitution, and a file that declares entities is refused before
  * libxml2 sees it, so that no entity is ever expanded. */
-#include "readfile.h"
+#include "base/readfile.h"
 #include "pnml-colored.h"
 #include "pnml-internal.h"
 

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "netconv.h"
+#include "base/netconv.h"
 
 /* No sort may have more colors than this (products included): colors are
  * 32-bit numbers, and a place of more colors could not be unfolded anyway. */

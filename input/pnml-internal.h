@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "netconv.h"
+#include "base/netconv.h"
 
 #include <libxml/xmlerror.h>
 

@@ -26,7 +26,7 @@
  *  - cgraph's parser and messages are global state: the error function is
  *    installed only while parsing, and the lexer is always left at the end
  *    of the file or after an error, so that the next file starts clean. */
-#include "readfile.h"
+#include "base/readfile.h"
 #include "input/input.h"
 #include "input/rers.h"
 
@@ -936,7 +936,7 @@ void rers_output(FILE *out, net_t *net, const result_t *res)
             fputs("*** loop starts here ***\n", out);
         if (t >= cn->ntransitions || t >= m->ntransitions || !cn_enabled(cn, mk, t) ||
             cn_fire(cn, mk, t) < 0)
-            break;   /* main.c replays every run before printing; not reached */
+            break;   /* cmd/check.c replays every run before printing; not reached */
         fprintf(out, "%s\n", m->labels[m->trans_label[t]]);
     }
     if (res->loop_start == RESULT_NO_LOOP) {

@@ -21,7 +21,7 @@
 #define MCK_INPUT_RERS_H
 
 #include <stdint.h>
-#include "netconv.h"
+#include "base/netconv.h"
 
 typedef struct rers_model {
     uint32_t nlts;

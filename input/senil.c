@@ -8,7 +8,7 @@
  * @partition lines may name places introduced further down, so they are
  * kept with their line numbers and resolved at the end.  Every error is
  * one of §5.5's, as "FILE:LINE: message", and stops the reading. */
-#include "readfile.h"
+#include "base/readfile.h"
 #include "input/input.h"
 
 #include <ctype.h>

@@ -11,16 +11,16 @@
  *      unreachable, the exploration can meet a marking with ψ (or ¬ψ); each
  *      new fact re-runs step 2 with it, so such formulas are answered
  *      without waiting for the whole state space.
- *   4. The local check (checkers/ctllocal.c) on each open formula in turn,
+ *   4. The local check (checkers/ctl/ctllocal.c) on each open formula in turn,
  *      within a share of the time: it explores only the markings the
  *      formula's value depends on, which answers many formulas on state
  *      spaces far too big to build.
  *   5. One exploration records the reachability graph with the atoms of
- *      all open formulas (checkers/ctl.h); once complete, each is
+ *      all open formulas (checkers/ctl/ctl.h); once complete, each is
  *      evaluated on it, with the run that shows it where there is one. */
-#include "checkers/ctl.h"
-#include "checkers/stateeq.h"
-#include "checkers/stateeval.h"
+#include "checkers/ctl/ctl.h"
+#include "lp/stateeq.h"
+#include "engine/stateeval.h"
 #include "formula/mccxml.h"
 #include "mcc/internal.h"
 

@@ -4,7 +4,7 @@
  * and hands over to the examination's family. */
 #include "mcc/mcc.h"
 #include "mcc/internal.h"
-#include "checkers/store.h"
+#include "engine/store.h"
 #include "input/input.h"
 
 #include <errno.h>
@@ -261,13 +261,13 @@ static int usage(const char *msg, const char *arg)
     return 2;
 }
 
-int mcc_main(int argc, char **argv, volatile int *interrupted)
+int mcc_main(int argc, char **argv, budget_t *budget)
 {
     static volatile int never;
     mcc_run r;
     memset(&r, 0, sizeof r);
     r.start = mcc_now();
-    r.interrupted = interrupted ? interrupted : &never;
+    r.interrupted = budget->interrupted ? budget->interrupted : &never;
     const char *xml = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {

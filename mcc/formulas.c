@@ -5,10 +5,10 @@
  * "A G φ" false, a bound reaching its proven upper end), and stops when
  * none is left.  A complete exploration settles the rest: "E F φ" false,
  * "A G φ" true, a bound's maximum seen. */
-#include "checkers/explore.h"
-#include "checkers/goalseed.h"
-#include "checkers/stateeval.h"
-#include "checkers/stubborn.h"
+#include "engine/explore.h"
+#include "engine/goalseed.h"
+#include "engine/stateeval.h"
+#include "engine/stubbornset.h"
 #include "mcc/prepass.h"
 #include "mcc/reduced.h"
 

@@ -23,11 +23,11 @@
  * colored transition is quasi-live when one of its bindings is.  Each is a class
  * of unfolded copies, and counts, firings and changes are taken per class.
  * On a P/T net every node is its own class. */
-#include "checkers/explore.h"
-#include "checkers/graph.h"
-#include "checkers/stubborn.h"
+#include "engine/explore.h"
+#include "engine/graph.h"
+#include "engine/stubbornset.h"
 #include "mcc/reduced.h"
-#include "checkers/walk.h"
+#include "engine/walk.h"
 #include "mcc/internal.h"
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* The state equation (checkers/stateeq.h) on the global properties.  It
+/* The state equation (lp/stateeq.h) on the global properties.  It
  * over-approximates the reachable markings, so it only ever shows that
  * something cannot happen: no deadlock is reachable (ReachabilityDeadlock
  * FALSE), no place can hold two tokens (OneSafe TRUE). */
-#include "checkers/stateeq.h"
+#include "lp/stateeq.h"
 #include "mcc/internal.h"
 
 #define TECH_LP "SEQUENTIAL_PROCESSING LINEAR_EQUATIONS"

@@ -6,9 +6,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "netconv.h"
-#include "result.h"
-#include "tree.h"
+#include "base/netconv.h"
+#include "base/result.h"
+#include "base/tree.h"
 
 typedef unsigned __int128 mcc_u128;
 #define MCC_U128_MAX (~(mcc_u128)0)

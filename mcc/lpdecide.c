@@ -1,7 +1,7 @@
 /* The state equation as a pre-pass decider: an over-approximation of the
  * reachable markings, so it proves "no reachable marking satisfies φ"
  * (E F φ false, A G ¬φ true) and upper bounds, never the opposite. */
-#include "checkers/stateeq.h"
+#include "lp/stateeq.h"
 #include "mcc/prepass.h"
 
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* LTLCardinality and LTLFireability: each formula in turn, by the
- * automata-theoretic check of checkers/ltl.h with the contest's semantics
+ * automata-theoretic check of checkers/ltl/ltl.h with the contest's semantics
  * (a run into a deadlock stutters there forever, mcc-formats.md §3.5).
  * Structure first: a transition that can never
  * fire is never fireable, a comparison over places no firing changes is
  * a constant. */
-#include "checkers/ltl.h"
-#include "checkers/stateeval.h"
+#include "checkers/ltl/ltl.h"
+#include "engine/stateeval.h"
 #include "formula/mccxml.h"
 #include "mcc/internal.h"
 #include "mcc/reduced.h"

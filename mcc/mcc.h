@@ -6,13 +6,15 @@
 #ifndef MCK_MCC_H
 #define MCK_MCC_H
 
+#include "base/budget.h"
+
 /* argv[0] is "mcc".  Returns the process exit status: 0 when the run went
  * as designed (whether or not every value was found), 1 when the model or
  * property file could not be read or the --xml file not written, 2 on a
  * usage error (or an --xml file that cannot be created). */
-/* interrupted: set by SIGINT/SIGTERM (main.c); NULL when nothing can
- * interrupt.  An interrupted run ends like one out of time: the answers
- * found so far, CANNOT_COMPUTE for the rest. */
-int mcc_main(int argc, char **argv, volatile int *interrupted);
+/* budget->interrupted: set by SIGINT/SIGTERM (main.c).  An interrupted
+ * run ends like one out of time: the answers found so far, CANNOT_COMPUTE
+ * for the rest. */
+int mcc_main(int argc, char **argv, budget_t *budget);
 
 #endif

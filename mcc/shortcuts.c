@@ -8,7 +8,7 @@
  * disabled.  A state formula whose value they fix has that value
  * everywhere, so "E F φ" and "A G φ" both equal it.  A bound whose sum no
  * transition that may fire can increase never exceeds its initial value. */
-#include "checkers/stateeval.h"
+#include "engine/stateeval.h"
 #include "mcc/prepass.h"
 
 #include <stdlib.h>

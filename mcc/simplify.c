@@ -3,7 +3,7 @@
  * places no firing changes keeps its initial value.  Sound for any
  * temporal logic: the atoms are replaced by what they are in every
  * reachable marking. */
-#include "checkers/stateeval.h"
+#include "engine/stateeval.h"
 #include "mcc/internal.h"
 
 tree_t *mcc_simplify(const mcc_run *r, tree_t *t, int *changed)

@@ -1,7 +1,7 @@
 /* StateSpace (mcc-formats.md §2.4): the four numbers of the reachability
  * graph.  They need the complete graph, so nothing is printed unless the
  * exploration visits every reachable marking. */
-#include "checkers/explore.h"
+#include "engine/explore.h"
 #include "mcc/internal.h"
 
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * is reachable, so it shows "E F φ" where φ holds in it, refutes "A G φ"
  * where φ fails, and attains its token sums (lower ends of bounds).  The
  * walk is the run that shows it. */
-#include "checkers/stateeval.h"
-#include "checkers/walk.h"
+#include "engine/stateeval.h"
+#include "engine/walk.h"
 #include "mcc/prepass.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #define MCK_PLUGIN_LOADER_H
 
 #include <stddef.h>
-#include "formats.h"
+#include "base/formats.h"
 
 /* Loads one plugin; 0, or -1 after a message "PATH: ...". */
 int plugin_load(const char *path);
@@ -12,7 +12,7 @@ int plugin_load(const char *path);
  * then of default_dir (may be NULL); -1 when one of them failed (each
  * failure has its message; the others are loaded). */
 int plugin_load_defaults(const char *default_dir);
-/* main.c says which names its own table has, so none is taken twice. */
+/* main.c says which names the built-in table has, so none is taken twice. */
 void plugin_set_name_check(int (*name_taken)(const char *name));
 
 size_t plugin_languages(void);

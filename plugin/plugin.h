@@ -23,7 +23,7 @@
 #ifndef MCK_PLUGIN_H
 #define MCK_PLUGIN_H
 
-#include "formats.h"
+#include "base/formats.h"
 #include "input/input.h"
 
 /* 2: net_t gained lang_step_attrs (verdict traces in the model's terms). */

@@ -11,7 +11,7 @@
  * exact integer arithmetic, so a rounding error can only cost a removal.
  * Places are tried one after the other against the places still there,
  * so no two places are removed on each other's account. */
-#include "checkers/lpguard.h"
+#include "lp/lpguard.h"
 #include "work.h"
 
 #include <glpk.h>

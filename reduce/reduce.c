@@ -1,6 +1,6 @@
 /* The reduction's driver: the working net from the compiled one, the
  * rules to a fixed point, and the reduced net_t with its maps back. */
-#include "checkers/lpguard.h"
+#include "lp/lpguard.h"
 #include "work.h"
 
 #include <stdlib.h>

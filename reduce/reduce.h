@@ -38,8 +38,8 @@
 #ifndef MCK_REDUCE_H
 #define MCK_REDUCE_H
 
-#include "netconv.h"
-#include "tree.h"
+#include "base/netconv.h"
+#include "base/tree.h"
 
 #include <stddef.h>
 #include <stdint.h>

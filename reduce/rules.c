@@ -3,7 +3,7 @@
  * made at its start; a rule that rewrites transitions marks the places it
  * touched as dirty and leaves them to the next pass, so that no decision
  * rests on a stale column. */
-#include "checkers/lpguard.h"
+#include "lp/lpguard.h"
 #include "work.h"
 
 #include <stdlib.h>

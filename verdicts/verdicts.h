@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "netconv.h"
-#include "result.h"
+#include "base/netconv.h"
+#include "base/result.h"
 
 /* What the manual's writer puts in the root's version attribute.  Files of
  * any version are read. */

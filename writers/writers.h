@@ -6,7 +6,7 @@
 #define MCK_WRITERS_H
 
 #include <stdio.h>
-#include "netconv.h"
+#include "base/netconv.h"
 
 int write_apnn(FILE *out, const net_t *net, const char *path);
 int write_pnml(FILE *out, const net_t *net, const char *path);

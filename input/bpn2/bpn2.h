@@ -12,7 +12,7 @@
 #define MCK_BPN2_H
 
 #include "input/cfa/cfa.h"
-#include "netconv.h"
+#include "base/netconv.h"
 
 /* Bounds on one program's net (§3: an action beyond 10^6 assignments is an
  * error); a fuzzing build may lower them. */

@@ -12,7 +12,7 @@
  * Values: one place x=v per value (CFA's layout idea, cfa-format.md §5),
  * channel slots c[i]=empty / c[i]=v, and one net transition per satisfying
  * assignment of an action, found with CFA's evaluator. */
-#include "readfile.h"
+#include "base/readfile.h"
 #include "input/bpn2/bpn2.h"
 
 #include <inttypes.h>

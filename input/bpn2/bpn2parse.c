@@ -8,7 +8,7 @@
  * an operand compares; any other '>' closes the action (no command can
  * follow an action without ';', '[]', '||', ')' or a keyword between). */
 #include "input/bpn2/bpn2.h"
-#include "readfile.h"
+#include "base/readfile.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -180,7 +180,7 @@ void bpn2_output(FILE *out, net_t *net, const result_t *res)
         memcpy(prev, m, cn->nplaces * sizeof *m);
         if (t >= cn->ntransitions || t >= g->ntrans || !cn_enabled(cn, m, t) ||
             cn_fire(cn, m, t) < 0)
-            break;   /* main.c replays every run before printing; not reached */
+            break;   /* cmd/check.c replays every run before printing; not reached */
         print_step(out, g, i + 1, t, prev, m);
     }
     if (res->loop_start < res->run_len) {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "netconv.h"
+#include "base/netconv.h"
 
 typedef enum { CFA_VAR, CFA_CHAN, CFA_STACK } cfa_decl_kind;
 

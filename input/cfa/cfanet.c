@@ -6,7 +6,7 @@
  * Sizes are computed before anything is built, so that a model whose
  * expansion is absurd is refused with its size instead of exhausting
  * memory. */
-#include "readfile.h"
+#include "base/readfile.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

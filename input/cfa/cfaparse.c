@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cfaint.h"
-#include "readfile.h"
+#include "base/readfile.h"
 #include "cfa.tab.h"
 
 typedef void *yyscan_t;

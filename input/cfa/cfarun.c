@@ -113,7 +113,7 @@ void cfa_output(FILE *out, net_t *net, const result_t *res)
             fputs("*** loop starts here ***\n", out);
         if (t >= cn->ntransitions || t >= m->nnet || !cn_enabled(cn, r.marking, t) ||
             cn_fire(cn, r.marking, t) < 0)
-            break;   /* main.c replays every run before printing; not reached */
+            break;   /* cmd/check.c replays every run before printing; not reached */
         cfa_state swap = r.before;
         r.before = r.after;
         r.after = swap;

@@ -49,7 +49,7 @@ expect_unknown() {
 
 # time_check NAME LIMIT: "Time needed" within 10 % of the limit (a search
 # may give up a little early when its table cannot double in the time left:
-# checkers/store.h).  Under
+# engine/store.h).  Under
 # AddressSanitizer everything around the search (reading, freeing a few
 # hundred MB through its allocator) is several times slower: 50 % there.
 slack=1.1

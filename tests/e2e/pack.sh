@@ -2,10 +2,10 @@
 # How the explicit search stores markings, and that it changes nothing
 # but speed and memory: the answer, the run, the numbers of states and
 # edges are those of the other way.
-# --pack (checkers/placebits.h, store_new_packed): on nets whose places all
+# --pack (engine/placebits.h, store_new_packed): on nets whose places all
 # get a proven bound, markings are bit fields; else, and with --pack=off,
 # variable-length keys.
-# --compact (checkers/ctable.h, store_new_compact): a search that needs no
+# --compact (engine/ctable.h, store_new_compact): a search that needs no
 # state graph keeps fixed-width markings in a compact table, else (CTL,
 # and with --compact=off) in the arena.  The compact store fits where the
 # arena does not: 2^18 markings in a 5 MB budget.

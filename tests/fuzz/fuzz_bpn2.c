@@ -7,7 +7,7 @@
  * Build and run: tests/fuzz/README.md. */
 #include "fuzz_file.h"
 
-#include "netconv.h"
+#include "base/netconv.h"
 #include "input/input.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "netconv.h"
+#include "base/netconv.h"
 #include "input/input.h"
 
 static int fd = -1;

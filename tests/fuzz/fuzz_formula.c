@@ -17,8 +17,8 @@
 
 #include <string.h>
 
-#include "netconv.h"
-#include "tree.h"
+#include "base/netconv.h"
+#include "base/tree.h"
 #include "formula/formula.h"
 #include "input/input.h"
 

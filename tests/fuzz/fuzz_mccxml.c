@@ -15,7 +15,7 @@
  * Build and run: tests/fuzz/README.md. */
 #include "fuzz_file.h"
 
-#include "netconv.h"
+#include "base/netconv.h"
 #include "formula/mccxml.h"
 
 static net_t *net;

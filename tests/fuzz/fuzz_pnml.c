@@ -10,7 +10,7 @@
  * Build and run: tests/fuzz/README.md. */
 #include "fuzz_file.h"
 
-#include "netconv.h"
+#include "base/netconv.h"
 #include "input/input.h"
 #include "reduce/reduce.h"
 

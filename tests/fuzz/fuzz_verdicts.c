@@ -7,7 +7,7 @@
  * Build and run: tests/fuzz/README.md. */
 #include "fuzz_file.h"
 
-#include "netconv.h"
+#include "base/netconv.h"
 #include "verdicts/verdicts.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

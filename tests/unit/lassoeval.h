@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "tree.h"
+#include "base/tree.h"
 
 /* The value (0 or 1) of a state formula at a position. */
 typedef int (*lasso_atom)(void *ctx, size_t pos, const tree_t *f);

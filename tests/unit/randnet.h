@@ -6,11 +6,14 @@
 #define MCK_TEST_RANDNET_H
 
 #include "checkers/checkers.h"
+#include "checkers/explicit.h"
+#include "checkers/reduced.h"
+#include "checkers/stubborn.h"
 #include "lassoeval.h"
 #include "replay.h"
-#include "result.h"
+#include "base/result.h"
 #include "rnd.h"
-#include "tree.h"
+#include "base/tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>

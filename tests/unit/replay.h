@@ -4,7 +4,7 @@
 #ifndef MCK_TEST_REPLAY_H
 #define MCK_TEST_REPLAY_H
 
-#include "netconv.h"
+#include "base/netconv.h"
 
 static inline void replay_initial(const net_t *net, nc_count *m)
 {

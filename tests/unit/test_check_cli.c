@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 
 #include "input/input.h"
-#include "netconv.h"
+#include "base/netconv.h"
 #include "replay.h"
 #include "unit.h"
 

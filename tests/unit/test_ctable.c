@@ -1,6 +1,6 @@
 /* ctable: the quotient split, the key bijection, insert and find against
  * a plain list, the distance cap, and moving into a bigger table. */
-#include "checkers/ctable.h"
+#include "engine/ctable.h"
 #include "unit.h"
 
 #include <stdlib.h>

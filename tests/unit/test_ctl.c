@@ -5,7 +5,10 @@
  * checker gives is replayed and must show its value: the path, lasso or
  * run into a deadlock that the outermost operator asks for. */
 #include "checkers/checkers.h"
-#include "checkers/ctl.h"
+#include "checkers/explicit.h"
+#include "checkers/reduced.h"
+#include "checkers/stubborn.h"
+#include "checkers/ctl/ctl.h"
 #include "replay.h"
 #include "rnd.h"
 #include "unit.h"

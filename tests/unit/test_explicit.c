@@ -2,7 +2,10 @@
  * place.  Every witness is replayed on the net: each step enabled, and the
  * last marking a deadlock or a model of the formula. */
 #include "checkers/checkers.h"
-#include "checkers/explore.h"
+#include "checkers/explicit.h"
+#include "checkers/reduced.h"
+#include "checkers/stubborn.h"
+#include "engine/explore.h"
 #include "unit.h"
 
 #include <stdlib.h>

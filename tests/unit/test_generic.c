@@ -1,7 +1,7 @@
 /* The generic properties on hand-made nets whose values are known, each
  * property both true and false somewhere; the runs given as evidence are
  * replayed (replay.h) and must show the value. */
-#include "checkers/generic.h"
+#include "checkers/generic/generic.h"
 #include "replay.h"
 #include "unit.h"
 

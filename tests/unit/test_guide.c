@@ -4,6 +4,9 @@
 #include "../tmp/guide_lang.c"
 
 #include "checkers/checkers.h"
+#include "checkers/explicit.h"
+#include "checkers/reduced.h"
+#include "checkers/stubborn.h"
 #include "unit.h"
 
 /* The ```toy block of the guide, written to path. */

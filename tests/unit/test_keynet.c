@@ -4,9 +4,9 @@
  * the tables of keytab.c, and the incremental enabled list of nets of
  * more than 32 transitions that have none, along sequences of markings a
  * few places apart, as a search's queue gives them. */
-#include "checkers/keynet.h"
-#include "checkers/onehot.h"
-#include "checkers/store.h"
+#include "engine/keynet.h"
+#include "engine/onehot.h"
+#include "engine/store.h"
 #include "unit.h"
 
 #include <stdlib.h>

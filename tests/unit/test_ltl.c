@@ -6,8 +6,8 @@
  * checker gives is replayed on the net, its cycle checked to be one, and
  * the formula evaluated on it must fail; a YES is checked against every
  * lasso up to a length bound, none of which may violate the formula. */
-#include "checkers/ltl.h"
-#include "checkers/ltl2ba.h"
+#include "checkers/ltl/ltl.h"
+#include "checkers/ltl/ltl2ba.h"
 #include "lassoeval.h"
 #include "replay.h"
 #include "rnd.h"

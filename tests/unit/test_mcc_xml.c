@@ -13,7 +13,7 @@
 
 #include "formula/mccxml.h"
 #include "input/input.h"
-#include "netconv.h"
+#include "base/netconv.h"
 #include "lassoeval.h"
 #include "replay.h"
 #include "unit.h"

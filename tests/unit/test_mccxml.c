@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "netconv.h"
-#include "tree.h"
+#include "base/netconv.h"
+#include "base/tree.h"
 #include "formula/mccxml.h"
 #include "input/input.h"
 

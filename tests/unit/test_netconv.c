@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netconv.h"
+#include "base/netconv.h"
 #include "unit.h"
 
 static void building(void)

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "input/input.h"
-#include "netconv.h"
+#include "base/netconv.h"
 #include "unit.h"
 
 static char top[2048], shared[4096];

@@ -2,9 +2,9 @@
  * and a randomized comparison with the exact reachable sets of thousands
  * of small bounded nets: a refutation must never hide a reachable model,
  * a bound never fall below the true maximum. */
-#include "checkers/stateeq.h"
-#include "checkers/lpdnf.h"
-#include "checkers/lpguard.h"
+#include "lp/stateeq.h"
+#include "lp/lpdnf.h"
+#include "lp/lpguard.h"
 #include "unit.h"
 
 #include <glpk.h>

@@ -1,7 +1,7 @@
 /* store: encoding round trips, canonical keys, the table and the arena as
  * a queue, parents, growth and the memory budget. */
-#include "checkers/clock.h"
-#include "checkers/store.h"
+#include "base/clock.h"
+#include "engine/store.h"
 #include "unit.h"
 
 #include <stdlib.h>

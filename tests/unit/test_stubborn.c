@@ -6,7 +6,10 @@
  * counterexample must be a lasso of the net that violates the formula
  * (lassoeval.h), and on concurrent nets it must visit far fewer markings. */
 #include "checkers/checkers.h"
+#include "checkers/explicit.h"
+#include "checkers/reduced.h"
 #include "checkers/stubborn.h"
+#include "engine/stubbornset.h"
 #include "randnet.h"
 #include "unit.h"
 

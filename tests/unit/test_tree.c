@@ -1,6 +1,6 @@
 /* tree_t: constructors, evaluation on markings, NNF, folding, printing.
  * Trees are built by hand here; the parser has its own test. */
-#include "tree.h"
+#include "base/tree.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Random walks: they find what is reachable (a deep deadlock, a marking
  * with a property) with a run that replays to it, stop at the deadline on
  * a net that never ends, and are reproducible from their seed. */
-#include "checkers/walk.h"
+#include "engine/walk.h"
 #include "replay.h"
 #include "unit.h"
 

@@ -1,0 +1,47 @@
+/* The row types of mck's two plug-in tables (docs/architecture.md): a
+ * modelling language is an input_type (input/languages.c, and plugins), a
+ * checker is a checker_type (checkers/checkers.c); nothing else knows which
+ * rows exist. */
+#ifndef MCK_FORMATS_H
+#define MCK_FORMATS_H
+
+#include <stdio.h>
+#include "base/netconv.h"
+#include "base/tree.h"
+#include "base/result.h"
+
+/* Read a model into a net; NULL after nc_error. */
+typedef net_t *(*readfunc_t)(const char *path);
+/* Read a property file into a tree.  *kind is the kind asked for, or
+ * KIND_AUTO; on success it holds the kind the formula is checked as.
+ * NULL after an error message FILE:LINE:COL. */
+typedef tree_t *(*formfunc_t)(const char *path, net_t *net, prop_kind *kind);
+/* Print the run of a result as steps of the user's model
+ * (kit-overview.md §6.3): initial state, steps, final state or loop. */
+typedef void (*outputfunc_t)(FILE *out, net_t *net, const result_t *res);
+
+typedef struct input_type {
+    const char *name;       /* "pnml", "pep" */
+    const char *suffixes;   /* space-separated, with dots: ".ll_net .ll" */
+    readfunc_t readfunc;
+    formfunc_t formfunc;
+    outputfunc_t outputfunc;
+    const char *description;
+} input_type;
+
+/* Bit set of the kinds a checker answers. */
+#define KINDS_BIT(k) (1u << (k))
+
+typedef struct checker_type {
+    const char *name;       /* "explicit"; never contains '-' */
+    unsigned kinds;         /* KINDS_BIT(KIND_DL) | ... */
+    /* Refuses an operator it cannot handle: returns 0 and writes why. */
+    int (*accepts)(const tree_t *t, prop_kind kind, char *why, size_t whylen);
+    /* Runs on the compiled net; formula is NULL for dl. */
+    void (*run)(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                const check_options *opt, result_t *res);
+    const char *description;
+    const char *nets;       /* the nets it accepts: "any P/T net", "1-safe nets" */
+} checker_type;
+
+#endif

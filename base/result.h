@@ -1,0 +1,64 @@
+/* result_t: what a checker answers, in net terms, and the limits it runs
+ * under.  Checkers fill it and never print; cmd/, output functions and
+ * verdicts/ present it. */
+#ifndef MCK_RESULT_H
+#define MCK_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { ANSWER_YES, ANSWER_NO, ANSWER_UNKNOWN } answer_t;
+
+typedef enum { RUN_NONE, RUN_WITNESS, RUN_COUNTEREXAMPLE } run_role;
+
+#define RESULT_NO_LOOP SIZE_MAX
+
+typedef struct result {
+    answer_t answer;
+    char reason[160];          /* why UNKNOWN: "memory budget exhausted" */
+
+    run_role role;
+    uint32_t *run;             /* transition indices, malloc'd */
+    size_t run_len;
+    /* Index into run where a lasso's loop starts; RESULT_NO_LOOP for a
+     * finite run; run_len for a run ending in a deadlock that repeats. */
+    size_t loop_start;
+
+    /* statistics */
+    uint64_t states, edges;
+    double seconds;
+    size_t peak_bytes;
+    char techniques[128];      /* space-separated MCC technique names */
+    char net_note[96];         /* what the search ran on, when not the net given */
+} result_t;
+
+typedef struct check_options {
+    double timeout;            /* seconds, 0 = none */
+    size_t mem_bytes;          /* budget for stores and stacks, 0 = default */
+    uint64_t max_states;       /* -m, 0 = none */
+    int progress;              /* print progress on stderr */
+    int verbose;
+    int want_run;              /* compute evidence */
+    /* LTL: runs that end in a deadlock do not count (RERS) instead of
+     * repeating the dead marking forever (the Kit's and the MCC's reading) */
+    int ltl_infinite_only;
+    /* LTL without X: partial-order reduction (stubborn sets, checkers/
+     * stubborn.h) in the product search */
+    int partial_order;
+    /* --pack=off: variable-length keys even when every place has a proven
+     * bound (explore.c), for comparisons */
+    int variable_keys;
+    /* --compact=off: fixed-width keys in the arena and 8-byte slots, not
+     * in a compact table (store.h), for comparisons */
+    int no_compact;
+    volatile int *interrupted; /* set asynchronously (signals); may be NULL */
+} check_options;
+
+void result_init(result_t *r);
+void result_clear(result_t *r);
+void result_unknown(result_t *r, const char *reason);
+/* Replaces the run; 0, or -1 on no memory. */
+int result_set_run(result_t *r, run_role role, const uint32_t *run, size_t len, size_t loop_start);
+void result_add_technique(result_t *r, const char *tech);
+
+#endif

@@ -1,0 +1,42 @@
+/* The checkers' table (checkers.h). */
+#include "checkers/checkers.h"
+#include "checkers/explicit.h"
+#include "checkers/reduced.h"
+#include "checkers/stubborn.h"
+
+#include <string.h>
+
+static const checker_type checkers[] = {
+    {"explicit", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL) |
+     KINDS_BIT(KIND_LTL), explicit_accepts, explicit_run,
+     "explicit-state search: shortest witnesses (dl, reach); CTL on the reachability graph; "
+     "LTL by automata",
+     "any place/transition net (weights, read arcs, unbounded: limits end in UNKNOWN)"},
+    {"stubborn", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_LTL),
+     stubborn_accepts, stubborn_run,
+     "explicit-state search reduced by stubborn sets (partial-order reduction): every deadlock, "
+     "every reachable goal and (LTL without X) every stutter-equivalent run is kept; "
+     "witnesses are runs, not always shortest",
+     "any place/transition net; gains most on concurrent models"},
+    {"reduce", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_LTL), reduced_accepts,
+     reduced_run,
+     "structural reduction for the question (dead and duplicate transitions; constant, "
+     "parallel, sink and implicit places; free sequences agglomerated), then explicit search "
+     "on the smaller net (ltl: without X, deadlock and actions); witnesses and lassos are "
+     "expanded back into runs of the model",
+     "any place/transition net; gains most on nets with sequential chains"},
+};
+#define N_CHECKERS (sizeof checkers / sizeof checkers[0])
+
+const checker_type *checker_at(size_t i)
+{
+    return i < N_CHECKERS ? &checkers[i] : NULL;
+}
+
+const checker_type *checker_by_name(const char *name, size_t len)
+{
+    for (size_t i = 0; i < N_CHECKERS; i++)
+        if (strlen(checkers[i].name) == len && strncmp(checkers[i].name, name, len) == 0)
+            return &checkers[i];
+    return NULL;
+}

@@ -1,0 +1,545 @@
+/* Building the CTL model (graph and atoms) and evaluating formulas on it
+ * as bitsets over the states.  See ctl.h for the semantics; the fixpoint
+ * for each operator is written next to its function. */
+#include "checkers/ctl/ctl.h"
+#include "checkers/ctl/ctlint.h"
+#include "engine/stateeval.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How many inner steps pass between two looks at the clock. */
+#define CLOCK_EVERY ((uint64_t)1 << 20)
+
+/* ---- atoms ---- */
+
+static int is_atom(const tree_t *t)
+{
+    return t->op == T_CMP || t->op == T_FIREABLE;
+}
+
+static int64_t atom_index(const ctl_model *m, const tree_t *t)
+{
+    for (size_t i = 0; i < m->natoms; i++)
+        if (m->atoms[i] == t || tree_equal(m->atoms[i], t))
+            return (int64_t)i;
+    return -1;
+}
+
+static int collect_atoms(ctl_model *m, const tree_t *t)
+{
+    if (!t)
+        return 0;
+    if (is_atom(t)) {
+        if (atom_index(m, t) >= 0)
+            return 0;
+        if (m->natoms == m->catoms) {
+            size_t cap = m->catoms ? 2 * m->catoms : 16;
+            const tree_t **a = realloc(m->atoms, cap * sizeof *a);
+            uint64_t **b = realloc(m->abits, cap * sizeof *b);
+            if (a)
+                m->atoms = a;
+            if (b)
+                m->abits = b;
+            if (!a || !b)
+                return -1;
+            m->catoms = cap;
+        }
+        m->abits[m->natoms] = NULL;
+        m->atoms[m->natoms++] = t;
+        return 0;
+    }
+    return collect_atoms(m, t->l) < 0 ? -1 : collect_atoms(m, t->r);
+}
+
+/* Room for the atom bits of state id: the bitsets double. */
+static int atoms_room(ctl_model *m, uint64_t id)
+{
+    if ((id >> 6) < m->awords)
+        return 0;
+    size_t words = m->awords ? 2 * m->awords : 1024;
+    size_t extra = (words - m->awords) * 8 * m->natoms;
+    if (m->bytes + extra > m->budget)
+        return -1;
+    for (size_t i = 0; i < m->natoms; i++) {
+        uint64_t *b = realloc(m->abits[i], words * 8);
+        if (!b)
+            return -1;
+        memset(b + m->awords, 0, (words - m->awords) * 8);
+        m->abits[i] = b;
+    }
+    m->bytes += extra;
+    m->awords = words;
+    return 0;
+}
+
+/* ---- the build: explore's callbacks ---- */
+
+typedef struct builder {
+    ctl_model *m;
+    ctl_watch watch;
+    void *ctx;
+    int watch_stopped;
+    int full;          /* graph or atoms outgrew the budget */
+} builder;
+
+static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *mk)
+{
+    builder *b = ctx;
+    ctl_model *m = b->m;
+    if (graph_add_state(m->g, ref) < 0 || (m->natoms && atoms_room(m, id) < 0)) {
+        b->full = 1;
+        return 1;
+    }
+    for (size_t i = 0; i < m->natoms; i++)
+        if (cn_state_holds(m->cn, m->atoms[i], mk) == 1)
+            m->abits[i][id >> 6] |= (uint64_t)1 << (id & 63);
+    if (b->watch && b->watch(b->ctx, id, ref, mk)) {
+        b->watch_stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int on_edge(void *ctx, store_ref from, uint32_t t, store_ref to, int fresh)
+{
+    builder *b = ctx;
+    (void)from;
+    if (graph_add_edge(b->m->g, to, fresh, t) < 0) {
+        b->full = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int on_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
+{
+    builder *b = ctx;
+    (void)id;
+    (void)ref;
+    (void)n;
+    if (graph_close_state(b->m->g) < 0) {
+        b->full = 1;
+        return 1;
+    }
+    return 0;
+}
+
+void ctl_model_free(ctl_model *m)
+{
+    if (!m)
+        return;
+    graph_free(m->g);
+    for (size_t i = 0; i < m->natoms; i++)
+        free(m->abits[i]);
+    free(m->abits);
+    free(m->atoms);
+    free(m->pred_off);
+    free(m->preds);
+    free(m);
+}
+
+uint64_t ctl_model_states(const ctl_model *m)
+{
+    return m->n;
+}
+
+ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size_t n,
+                           const check_options *opt, ctl_watch watch, void *ctx,
+                           int *stopped, result_t *res)
+{
+    *stopped = 0;
+    ctl_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        result_unknown(res, "memory budget exhausted");
+        return NULL;
+    }
+    m->cn = cn;
+    m->deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
+    m->interrupted = opt->interrupted;
+    /* a third for the markings, the rest for the graph, the atoms and the
+     * evaluation's arrays (which take more than the markings) */
+    size_t total = store_budget(opt->mem_bytes);
+    check_options sub = *opt;
+    sub.mem_bytes = total / 3;
+    m->budget = total - total / 3;
+    for (size_t i = 0; i < n; i++)
+        if (collect_atoms(m, formulas[i]) < 0) {
+            ctl_model_free(m);
+            result_unknown(res, "memory budget exhausted");
+            return NULL;
+        }
+    m->g = graph_new(m->budget / 2);
+    explore_t *ex = m->g ? explore_new(cn, &sub, EXPLORE_REFS) : NULL;
+    if (!ex) {
+        ctl_model_free(m);
+        result_unknown(res, "memory budget exhausted");
+        return NULL;
+    }
+    builder b = {m, watch, ctx, 0, 0};
+    explore_visitor v = {on_state, on_edge, on_expanded, "ctl", 0};
+    explore_status st = explore_bfs(ex, &v, &b, res);
+    explore_free(ex);
+    /* explore counted its store; the graph and the atoms lived beside it */
+    res->peak_bytes += m->bytes + m->g->bytes;
+    if (st == EXPLORE_DONE) {
+        graph_drop_refs(m->g);
+        m->n = graph_states(m->g);
+        m->nw = (size_t)((m->n + 63) >> 6);
+        m->bytes += m->g->bytes;
+        return m;
+    }
+    if (b.watch_stopped)
+        *stopped = 1;
+    else if (b.full)
+        result_unknown(res, "memory budget exhausted (reachability graph)");
+    ctl_model_free(m);
+    return NULL;
+}
+
+/* ---- evaluation ---- */
+
+/* Once the graph is built the markings' store is gone, so the evaluation
+ * may use what it had: the model's two thirds of the budget plus the
+ * store's third. */
+static int fits(const ctl_model *m, size_t bytes)
+{
+    return m->bytes + bytes <= m->budget + m->budget / 2;
+}
+
+int ctl_tick(ctl_model *m)
+{
+    if (++m->ticks % CLOCK_EVERY)
+        return 0;
+    if ((m->interrupted && *m->interrupted) || (m->deadline > 0 && mono_now() > m->deadline)) {
+        m->gave_up = m->interrupted && *m->interrupted ? "interrupted" : "time limit reached";
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t *ctl_bits_new(ctl_model *m, int fill)
+{
+    size_t bytes = (m->nw ? m->nw : 1) * 8;
+    if (!fits(m, bytes)) {
+        m->gave_up = "memory budget exhausted";
+        return NULL;
+    }
+    uint64_t *b = malloc(bytes);
+    if (!b) {
+        m->gave_up = "memory budget exhausted";
+        return NULL;
+    }
+    m->bytes += bytes;
+    memset(b, fill ? 0xff : 0, bytes);
+    if (fill && (m->n & 63))
+        b[m->nw - 1] = ((uint64_t)1 << (m->n & 63)) - 1;
+    return b;
+}
+
+void ctl_bits_free(ctl_model *m, uint64_t *b)
+{
+    if (!b)
+        return;
+    m->bytes -= (m->nw ? m->nw : 1) * 8;
+    free(b);
+}
+
+void ctl_bits_complement(const ctl_model *m, uint64_t *b)
+{
+    for (size_t i = 0; i < m->nw; i++)
+        b[i] = ~b[i];
+    if (m->n & 63)
+        b[m->nw - 1] &= ((uint64_t)1 << (m->n & 63)) - 1;
+}
+
+/* Predecessor lists, one entry per edge, built on first need. */
+static int need_preds(ctl_model *m)
+{
+    if (m->preds)
+        return 0;
+    uint64_t ne = m->g->targets.n;
+    size_t bytes = (size_t)(m->n + 1) * 8 + (size_t)ne * 4;
+    if (!fits(m, bytes) || ne > SIZE_MAX / 8) {
+        m->gave_up = "memory budget exhausted (predecessor lists)";
+        return -1;
+    }
+    m->pred_off = calloc((size_t)m->n + 1, 8);
+    m->preds = malloc(ne ? (size_t)ne * 4 : 4);
+    if (!m->pred_off || !m->preds) {
+        free(m->pred_off);
+        free(m->preds);
+        m->pred_off = NULL;
+        m->preds = NULL;
+        m->gave_up = "memory budget exhausted (predecessor lists)";
+        return -1;
+    }
+    m->bytes += bytes;
+    for (uint64_t e = 0; e < ne; e++)
+        m->pred_off[*bv_u32(&m->g->targets, e) + 1]++;
+    for (uint64_t s = 0; s < m->n; s++)
+        m->pred_off[s + 1] += m->pred_off[s];
+    /* fill with a moving cursor per target, then shift the offsets back */
+    for (uint64_t s = 0; s < m->n; s++) {
+        uint64_t end = ctl_succ_end(m, s);
+        for (uint64_t e = ctl_succ_begin(m, s); e < end; e++) {
+            uint32_t t = *bv_u32(&m->g->targets, e);
+            m->preds[m->pred_off[t]++] = (uint32_t)s;
+        }
+    }
+    for (uint64_t s = m->n; s > 0; s--)
+        m->pred_off[s] = m->pred_off[s - 1];
+    m->pred_off[0] = 0;
+    return 0;
+}
+
+/* A queue (or stack) of states and a counter per state: scratch arrays of
+ * one evaluation step. */
+typedef struct work {
+    uint32_t *q;
+    size_t nq;
+    uint32_t *cnt;
+} work;
+
+static int work_new(ctl_model *m, work *w, int counters)
+{
+    size_t bytes = (size_t)(m->n ? m->n : 1) * 4 * (counters ? 2 : 1);
+    memset(w, 0, sizeof *w);
+    if (!fits(m, bytes))
+        goto full;
+    w->q = malloc((size_t)(m->n ? m->n : 1) * 4);
+    if (counters)
+        w->cnt = malloc((size_t)(m->n ? m->n : 1) * 4);
+    if (!w->q || (counters && !w->cnt))
+        goto full;
+    m->bytes += bytes;
+    return 0;
+full:
+    free(w->q);
+    free(w->cnt);
+    m->gave_up = "memory budget exhausted";
+    return -1;
+}
+
+static void work_free(ctl_model *m, work *w)
+{
+    m->bytes -= (size_t)(m->n ? m->n : 1) * 4 * (w->cnt ? 2 : 1);
+    free(w->q);
+    free(w->cnt);
+}
+
+/* E[φ U ψ] = μZ. ψ ∨ (φ ∧ EX Z): backwards from the ψ-states through
+ * φ-states.  phi NULL means true.  Result in psi. */
+static int eu(ctl_model *m, const uint64_t *phi, uint64_t *psi)
+{
+    work w;
+    if (need_preds(m) < 0 || work_new(m, &w, 0) < 0)
+        return -1;
+    for (uint64_t s = 0; s < m->n; s++)
+        if (BIT(psi, s))
+            w.q[w.nq++] = (uint32_t)s;
+    int rc = 0;
+    while (w.nq && rc == 0) {
+        uint32_t t = w.q[--w.nq];
+        for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
+            uint32_t s = m->preds[i];
+            if (!BIT(psi, s) && (!phi || BIT(phi, s))) {
+                SETBIT(psi, s);
+                w.q[w.nq++] = s;
+            }
+        }
+        rc = ctl_tick(m);
+    }
+    work_free(m, &w);
+    return rc;
+}
+
+/* A[φ U ψ] = μZ. ψ ∨ (φ ∧ ¬dead ∧ AX Z): a φ-state joins once all its
+ * edges lead into Z (a deadlock has none, so it never joins). */
+static int au(ctl_model *m, const uint64_t *phi, uint64_t *psi)
+{
+    work w;
+    if (need_preds(m) < 0 || work_new(m, &w, 1) < 0)
+        return -1;
+    for (uint64_t s = 0; s < m->n; s++) {
+        uint64_t out = ctl_succ_end(m, s) - ctl_succ_begin(m, s);
+        w.cnt[s] = out > UINT32_MAX ? UINT32_MAX : (uint32_t)out;
+        if (BIT(psi, s))
+            w.q[w.nq++] = (uint32_t)s;
+    }
+    int rc = 0;
+    while (w.nq && rc == 0) {
+        uint32_t t = w.q[--w.nq];
+        for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
+            uint32_t s = m->preds[i];
+            if (!BIT(psi, s) && (!phi || BIT(phi, s)) && --w.cnt[s] == 0) {
+                SETBIT(psi, s);
+                w.q[w.nq++] = s;
+            }
+        }
+        rc = ctl_tick(m);
+    }
+    work_free(m, &w);
+    return rc;
+}
+
+/* E G φ = νZ. φ ∧ (dead ∨ EX Z): from Z = φ, remove every state that is
+ * not a deadlock and has no edge into Z, until none is left to remove.
+ * Result in phi. */
+static int eg(ctl_model *m, uint64_t *phi)
+{
+    work w;
+    if (need_preds(m) < 0 || work_new(m, &w, 1) < 0)
+        return -1;
+    for (uint64_t s = 0; s < m->n; s++) {
+        if (!BIT(phi, s))
+            continue;
+        uint64_t begin = ctl_succ_begin(m, s), end = ctl_succ_end(m, s), in = 0;
+        for (uint64_t e = begin; e < end; e++)
+            in += BIT(phi, *bv_u32(&m->g->targets, e)) != 0;
+        w.cnt[s] = in > UINT32_MAX ? UINT32_MAX : (uint32_t)in;
+        if (in == 0 && end > begin)
+            w.q[w.nq++] = (uint32_t)s;
+    }
+    for (size_t i = 0; i < w.nq; i++)
+        CLEARBIT(phi, w.q[i]);
+    int rc = 0;
+    while (w.nq && rc == 0) {
+        uint32_t t = w.q[--w.nq];
+        for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
+            uint32_t s = m->preds[i];
+            /* s has an edge, so it is no deadlock */
+            if (BIT(phi, s) && --w.cnt[s] == 0) {
+                CLEARBIT(phi, s);
+                w.q[w.nq++] = s;
+            }
+        }
+        rc = ctl_tick(m);
+    }
+    work_free(m, &w);
+    return rc;
+}
+
+/* E X φ (all = 0) or A X φ (all = 1) from φ's bits. */
+static uint64_t *next(ctl_model *m, const uint64_t *phi, int all)
+{
+    uint64_t *r = ctl_bits_new(m, 0);
+    if (!r)
+        return NULL;
+    for (uint64_t s = 0; s < m->n; s++) {
+        uint64_t begin = ctl_succ_begin(m, s), end = ctl_succ_end(m, s);
+        int v = all;
+        for (uint64_t e = begin; e < end && v == all; e++)
+            v = BIT(phi, *bv_u32(&m->g->targets, e)) != 0;
+        if (v)
+            SETBIT(r, s);
+        if (ctl_tick(m) < 0) {
+            ctl_bits_free(m, r);
+            return NULL;
+        }
+    }
+    return r;
+}
+
+static uint64_t *leaf(ctl_model *m, const tree_t *f)
+{
+    switch (f->op) {
+    case T_TRUE:
+    case T_FALSE:
+        return ctl_bits_new(m, f->op == T_TRUE);
+    case T_DEADLOCK: {
+        uint64_t *r = ctl_bits_new(m, 0);
+        for (uint64_t s = 0; r && s < m->n; s++)
+            if (ctl_succ_begin(m, s) == ctl_succ_end(m, s))
+                SETBIT(r, s);
+        return r;
+    }
+    default: {
+        int64_t a = atom_index(m, f);
+        if (a < 0) {
+            m->gave_up = "an atomic proposition the model was not built for";
+            return NULL;
+        }
+        uint64_t *r = ctl_bits_new(m, 0);
+        if (r)
+            memcpy(r, m->abits[a], m->nw * 8);
+        return r;
+    }
+    }
+}
+
+uint64_t *ctl_eval(ctl_model *m, const tree_t *f)
+{
+    if (!f) {
+        m->gave_up = "empty formula";
+        return NULL;
+    }
+    if (f->op <= T_CMP)
+        return leaf(m, f);
+    switch (f->op) {
+    case T_X: case T_F: case T_G: case T_U: case T_R: case T_BOUND:
+        m->gave_up = "not a CTL formula";
+        return NULL;
+    default:
+        break;
+    }
+    uint64_t *l = ctl_eval(m, f->l), *r = NULL;
+    if (!l)
+        return NULL;
+    int binary = f->op == T_AND || f->op == T_OR || f->op == T_IMPLIES || f->op == T_IFF ||
+                 f->op == T_EU || f->op == T_AU;
+    if (binary && !(r = ctl_eval(m, f->r))) {
+        ctl_bits_free(m, l);
+        return NULL;
+    }
+    uint64_t *out = l;
+    int rc = 0;
+    switch (f->op) {
+    case T_NOT: ctl_bits_complement(m, l); break;
+    case T_AND: for (size_t i = 0; i < m->nw; i++) l[i] &= r[i]; break;
+    case T_OR: for (size_t i = 0; i < m->nw; i++) l[i] |= r[i]; break;
+    case T_IMPLIES:
+        ctl_bits_complement(m, l);
+        for (size_t i = 0; i < m->nw; i++) l[i] |= r[i];
+        break;
+    case T_IFF:
+        for (size_t i = 0; i < m->nw; i++) l[i] ^= r[i];
+        ctl_bits_complement(m, l);
+        break;
+    case T_EX: out = next(m, l, 0); ctl_bits_free(m, l); break;
+    case T_AX: out = next(m, l, 1); ctl_bits_free(m, l); break;
+    case T_EF: rc = eu(m, NULL, l); break;
+    case T_AF: rc = au(m, NULL, l); break;
+    case T_EG: rc = eg(m, l); break;
+    case T_AG:   /* ¬ E F ¬φ */
+        ctl_bits_complement(m, l);
+        rc = eu(m, NULL, l);
+        ctl_bits_complement(m, l);
+        break;
+    case T_EU: rc = eu(m, l, r); out = r; r = l; break;
+    case T_AU: rc = au(m, l, r); out = r; r = l; break;
+    default:
+        m->gave_up = "not a CTL formula";
+        rc = -1;
+    }
+    ctl_bits_free(m, r);
+    if (rc < 0) {
+        ctl_bits_free(m, out);
+        return NULL;
+    }
+    return out;
+}
+
+int ctl_model_check(ctl_model *m, const tree_t *f, char *why, size_t whylen)
+{
+    m->gave_up = NULL;
+    uint64_t *b = ctl_eval(m, f);
+    if (!b) {
+        snprintf(why, whylen, "%s", m->gave_up ? m->gave_up : "memory budget exhausted");
+        return -1;
+    }
+    int v = m->n ? (int)(b[0] & 1) : 0;
+    ctl_bits_free(m, b);
+    return v;
+}

@@ -1,0 +1,471 @@
+/* Local CTL: the value of a formula at the initial marking, exploring only
+ * the markings its evaluation asks for, so that formulas whose value shows
+ * near the initial marking are answered on state spaces far too big for
+ * the graph of ctl.c.  Same semantics (mcc-formats.md §3.4).
+ *
+ * Each subformula keeps a value per state (unknown, true, false, or in the
+ * current search).  The temporal operators are depth-first searches over
+ * the markings, each deciding its start state and, as it goes, every
+ * state it visited wherever that is sound:
+ *   E[φ U ψ], E F ψ   look for a ψ-state through φ-states: found, the
+ *                     states on the stack hold; exhausted, every visited
+ *                     state fails (all it reaches through φ was seen);
+ *   A G φ             the same search for a ¬φ-state, values inverted;
+ *   E G φ             look, among φ-states, for a deadlock or a cycle (an
+ *                     edge back into the stack): found, the stack holds;
+ *                     exhausted, no visited state has such a path;
+ *   A[φ U ψ], A F ψ   look, among ¬ψ-states, for a ¬φ-state, a deadlock or
+ *                     a cycle: found, the stack fails; exhausted, every
+ *                     visited state holds (its ¬ψ-paths are finite and end
+ *                     in ψ);
+ *   E X, A X          the successors.
+ * A visited state that left the stack before a search succeeded may have
+ * depended on a state still on it: it goes back to unknown.  Subformulas
+ * evaluate their children at the states they need, recursively; a
+ * subformula never re-enters its own search, so each has one stack.
+ *
+ * States live in one store, numbered (store_number), and an array maps
+ * numbers back to records.  Nothing is
+ * allocated per state: stacks, value arrays and that map grow by doubling
+ * under the memory budget. */
+#include "base/clock.h"
+#include "checkers/ctl/ctl.h"
+#include "engine/progress.h"
+#include "engine/stateeval.h"
+#include "engine/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { V_UNKNOWN, V_TRUE, V_FALSE, V_STACK, V_DONE };
+#define CLOCK_EVERY 4096u
+
+typedef struct frame {
+    uint32_t state, next;   /* next: the transition to try next */
+} frame;
+
+typedef struct lnode {
+    int is_state;           /* t is a state formula, evaluated on the marking */
+    tree_op op;
+    const tree_t *t;
+    struct lnode *l, *r;
+    uint8_t *val;           /* per state: V_* */
+    size_t nval;
+    frame *stack;
+    size_t nstack, cstack;
+    uint32_t *seen;         /* states visited by the current search */
+    size_t nseen, cseen;
+    nc_count *m, *succ;     /* markings of this node's searches */
+    uint32_t *marked;       /* store_decode's list of marked places */
+    uint32_t m_of;          /* the state whose marking m holds */
+} lnode;
+
+#define NO_STATE UINT32_MAX
+
+typedef struct local {
+    const cnet_t *cn;
+    store_t *st;
+    store_ref *refs;        /* state number -> record */
+    size_t nstates, crefs;
+    uint8_t *key;
+    size_t bytes, budget;
+    double deadline;
+    volatile int *interrupted;
+    unsigned ticks;
+    progress prog;
+    const char *gave_up;
+    lnode **nodes;
+    size_t nnodes, cnodes;
+} local;
+
+static int tick(local *L)
+{
+    if (++L->ticks % CLOCK_EVERY)
+        return 0;
+    if (L->interrupted && *L->interrupted) {
+        L->gave_up = "interrupted";
+        return -1;
+    }
+    double now = mono_now();
+    if (L->deadline > 0 && now > L->deadline) {
+        L->gave_up = "time limit reached";
+        return -1;
+    }
+    progress_maybe(&L->prog, now, L->nstates, 0, L->bytes + store_bytes(L->st), 0);
+    return 0;
+}
+
+/* Doubles *arr (elements of size elem) until it holds need; charged to the
+ * budget.  0, or -1 with gave_up set. */
+static int grow(local *L, void **arr, size_t *cap, size_t need, size_t elem, int zero)
+{
+    if (need <= *cap)
+        return 0;
+    size_t cap2 = *cap ? *cap : 64;
+    while (cap2 < need)
+        cap2 *= 2;
+    size_t extra = (cap2 - *cap) * elem;
+    if (L->bytes + extra > L->budget) {
+        L->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    void *p = realloc(*arr, cap2 * elem);
+    if (!p) {
+        L->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    if (zero)
+        memset((char *)p + *cap * elem, 0, extra);
+    L->bytes += extra;
+    *arr = p;
+    *cap = cap2;
+    return 0;
+}
+
+/* ---- states ---- */
+
+/* The number of marking m, added when new; -1 with gave_up set. */
+static int64_t state_of(local *L, const nc_count *m)
+{
+    size_t len = store_encode(L->st, m, L->key);
+    store_ref ref;
+    uint64_t number;
+    int r = store_number(L->st, L->key, len, L->nstates, &number, &ref);
+    if (r < 0) {
+        L->gave_up = r == STORE_OUT_OF_TIME ? "time limit reached" : "memory budget exhausted";
+        return -1;
+    }
+    if (r == 0)
+        return (int64_t)number;
+    if (L->nstates >= NO_STATE - 1 ||
+        grow(L, (void **)&L->refs, &L->crefs, L->nstates + 1, sizeof *L->refs, 0) < 0) {
+        L->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    L->refs[L->nstates] = ref;
+    return (int64_t)L->nstates++;
+}
+
+/* n's marking buffer holds the marking of state s. */
+static void load(local *L, lnode *n, uint32_t s)
+{
+    if (n->m_of == s)
+        return;
+    memset(n->m, 0, L->cn->nplaces * sizeof *n->m);
+    store_decode(L->st, store_key(L->st, L->refs[s], NULL), n->m, n->marked);
+    n->m_of = s;
+}
+
+/* The first transition from `from` on enabled in s (n->m loaded), or
+ * ntransitions. */
+static uint32_t next_enabled(const local *L, const lnode *n, uint32_t from)
+{
+    while (from < L->cn->ntransitions && !cn_enabled(L->cn, n->m, from))
+        from++;
+    return from;
+}
+
+/* The state reached from s by t (enabled); -1 with gave_up set. */
+static int64_t successor(local *L, lnode *n, uint32_t s, uint32_t t)
+{
+    load(L, n, s);
+    memcpy(n->succ, n->m, L->cn->nplaces * sizeof *n->m);
+    if (cn_fire(L->cn, n->succ, t) < 0) {
+        L->gave_up = "token count overflow";
+        return -1;
+    }
+    return state_of(L, n->succ);
+}
+
+static int value_room(local *L, lnode *n)
+{
+    return grow(L, (void **)&n->val, &n->nval, L->nstates, 1, 1);
+}
+
+/* ---- evaluation ---- */
+
+static int eval(local *L, lnode *n, uint32_t s);
+
+static int push(local *L, lnode *n, uint32_t s)
+{
+    if (grow(L, (void **)&n->stack, &n->cstack, n->nstack + 1, sizeof *n->stack, 0) < 0 ||
+        grow(L, (void **)&n->seen, &n->cseen, n->nseen + 1, sizeof *n->seen, 0) < 0 ||
+        value_room(L, n) < 0)
+        return -1;
+    n->stack[n->nstack++] = (frame){s, 0};
+    n->seen[n->nseen++] = s;
+    n->val[s] = V_STACK;
+    return 0;
+}
+
+/* Ends a search: found -> the stack gets `hit`, the other visited states
+ * go back to unknown; not found -> every visited state gets `miss`. */
+static void settle(lnode *n, int found, uint8_t hit, uint8_t miss)
+{
+    for (size_t i = 0; i < n->nseen; i++)
+        n->val[n->seen[i]] = found ? V_UNKNOWN : miss;
+    if (found)
+        for (size_t i = 0; i < n->nstack; i++)
+            n->val[n->stack[i].state] = hit;
+    n->nstack = n->nseen = 0;
+}
+
+/* What a search makes of a state on first visit: 1 found (the search
+ * succeeds), 0 go on into its successors, 2 a dead end (pop it). */
+typedef int (*first_visit)(local *L, lnode *n, uint32_t s, int dead);
+
+static int search(local *L, lnode *n, uint32_t s0, first_visit first, uint8_t hit, uint8_t miss,
+                  int back_edge_found)
+{
+    if (push(L, n, s0) < 0)
+        return -1;
+    int fresh = 1;
+    while (n->nstack) {
+        frame *f = &n->stack[n->nstack - 1];
+        uint32_t s = f->state;
+        if (tick(L) < 0)
+            return -1;
+        if (fresh) {
+            fresh = 0;
+            load(L, n, s);
+            int dead = next_enabled(L, n, 0) == L->cn->ntransitions;
+            int r = first(L, n, s, dead);
+            if (r < 0)
+                return -1;
+            if (r == 1) {
+                settle(n, 1, hit, miss);
+                return hit == V_TRUE;
+            }
+            if (r == 2) {
+                n->val[s] = V_DONE;
+                n->nstack--;
+                continue;
+            }
+            f = &n->stack[n->nstack - 1];
+        }
+        load(L, n, s);
+        uint32_t t = next_enabled(L, n, f->next);
+        if (t == L->cn->ntransitions) {
+            n->val[s] = V_DONE;
+            n->nstack--;
+            continue;
+        }
+        f->next = t + 1;
+        int64_t u = successor(L, n, s, t);
+        if (u < 0 || value_room(L, n) < 0)
+            return -1;
+        uint8_t v = n->val[u];
+        if (v == hit || (v == V_STACK && back_edge_found)) {
+            settle(n, 1, hit, miss);
+            return hit == V_TRUE;
+        }
+        if (v == V_UNKNOWN) {
+            if (push(L, n, (uint32_t)u) < 0)
+                return -1;
+            fresh = 1;
+        }
+    }
+    settle(n, 0, hit, miss);
+    return miss == V_TRUE;
+}
+
+/* E[φ U ψ] and E F ψ: a ψ-state ends the search; a ¬φ-state is a dead end. */
+static int eu_first(local *L, lnode *n, uint32_t s, int dead)
+{
+    (void)dead;
+    int psi = eval(L, n->r ? n->r : n->l, s);
+    if (psi != 0)
+        return psi;
+    if (!n->r)
+        return 0;
+    int phi = eval(L, n->l, s);
+    return phi < 0 ? -1 : phi ? 0 : 2;
+}
+
+/* A G φ: a ¬φ-state ends the search. */
+static int ag_first(local *L, lnode *n, uint32_t s, int dead)
+{
+    (void)dead;
+    int phi = eval(L, n->l, s);
+    return phi < 0 ? -1 : !phi;
+}
+
+/* E G φ: a ¬φ-state is a dead end, a φ-deadlock ends the search. */
+static int eg_first(local *L, lnode *n, uint32_t s, int dead)
+{
+    int phi = eval(L, n->l, s);
+    if (phi <= 0)
+        return phi < 0 ? -1 : 2;
+    return dead;
+}
+
+/* A[φ U ψ] and A F ψ: a ψ-state is a dead end; a ¬φ-state or a deadlock
+ * (without ψ) ends the search with a counterexample. */
+static int au_first(local *L, lnode *n, uint32_t s, int dead)
+{
+    int psi = eval(L, n->r ? n->r : n->l, s);
+    if (psi != 0)
+        return psi < 0 ? -1 : 2;
+    if (dead)
+        return 1;
+    if (!n->r)
+        return 0;
+    int phi = eval(L, n->l, s);
+    return phi < 0 ? -1 : !phi;
+}
+
+/* E X φ (all 0) or A X φ (all 1) at s. */
+static int next_op(local *L, lnode *n, uint32_t s, int all)
+{
+    for (uint32_t t = 0;; t++) {
+        load(L, n, s);
+        t = next_enabled(L, n, t);
+        if (t == L->cn->ntransitions)
+            return all;
+        int64_t u = successor(L, n, s, t);
+        if (u < 0)
+            return -1;
+        int v = eval(L, n->l, (uint32_t)u);
+        if (v < 0)
+            return -1;
+        if (v != all)
+            return v;
+    }
+}
+
+static int eval(local *L, lnode *n, uint32_t s)
+{
+    int a, b;
+    if (n->is_state) {
+        load(L, n, s);
+        return cn_state_holds(L->cn, n->t, n->m);
+    }
+    switch (n->op) {
+    case T_NOT:
+        a = eval(L, n->l, s);
+        return a < 0 ? -1 : !a;
+    case T_AND:
+    case T_OR:
+    case T_IMPLIES:
+        a = eval(L, n->l, s);
+        if (a < 0)
+            return -1;
+        if (n->op == T_IMPLIES)
+            a = !a;
+        if (a == (n->op != T_AND))   /* decided by the left side */
+            return a;
+        return eval(L, n->r, s);
+    case T_IFF:
+        a = eval(L, n->l, s);
+        b = a < 0 ? -1 : eval(L, n->r, s);
+        return b < 0 ? -1 : a == b;
+    default:
+        break;
+    }
+    if (value_room(L, n) < 0)
+        return -1;
+    if (n->val[s] == V_TRUE || n->val[s] == V_FALSE)
+        return n->val[s] == V_TRUE;
+    int v;
+    switch (n->op) {
+    case T_EX: v = next_op(L, n, s, 0); break;
+    case T_AX: v = next_op(L, n, s, 1); break;
+    case T_EF: case T_EU: v = search(L, n, s, eu_first, V_TRUE, V_FALSE, 0); break;
+    case T_AG: v = search(L, n, s, ag_first, V_FALSE, V_TRUE, 0); break;
+    case T_EG: v = search(L, n, s, eg_first, V_TRUE, V_FALSE, 1); break;
+    case T_AF: case T_AU: v = search(L, n, s, au_first, V_FALSE, V_TRUE, 1); break;
+    default:
+        L->gave_up = "not a CTL formula";
+        return -1;
+    }
+    if (v >= 0 && s < n->nval)
+        n->val[s] = v ? V_TRUE : V_FALSE;
+    return v;
+}
+
+/* ---- building the node tree ---- */
+
+static lnode *build(local *L, const tree_t *t)
+{
+    if (!t)
+        return NULL;
+    lnode *n = calloc(1, sizeof *n);
+    if (!n || grow(L, (void **)&L->nodes, &L->cnodes, L->nnodes + 1, sizeof *L->nodes, 0) < 0) {
+        free(n);
+        return NULL;
+    }
+    L->nodes[L->nnodes++] = n;
+    n->m_of = NO_STATE;
+    n->m = calloc(L->cn->nplaces + 1, sizeof *n->m);
+    n->succ = calloc(L->cn->nplaces + 1, sizeof *n->succ);
+    n->marked = calloc(L->cn->nplaces + 1, sizeof *n->marked);
+    if (!n->m || !n->succ || !n->marked)
+        return NULL;
+    n->t = t;
+    n->op = t->op;
+    if (tree_is_state_formula(t)) {
+        n->is_state = 1;
+        return n;
+    }
+    n->op = t->op;
+    if (t->op == T_X || t->op == T_F || t->op == T_G || t->op == T_U || t->op == T_R ||
+        t->op == T_BOUND)
+        return NULL;
+    if (!(n->l = build(L, t->l)))
+        return NULL;
+    if ((t->op == T_EU || t->op == T_AU || t->op == T_AND || t->op == T_OR ||
+         t->op == T_IMPLIES || t->op == T_IFF) && !(n->r = build(L, t->r)))
+        return NULL;
+    return n;
+}
+
+static void local_free(local *L)
+{
+    for (size_t i = 0; i < L->nnodes; i++) {
+        lnode *n = L->nodes[i];
+        free(n->val);
+        free(n->stack);
+        free(n->seen);
+        free(n->m);
+        free(n->succ);
+        free(n->marked);
+        free(n);
+    }
+    free(L->nodes);
+    free(L->refs);
+    free(L->key);
+    store_free(L->st);
+}
+
+int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
+                    uint64_t *states, char *why, size_t whylen)
+{
+    local L;
+    memset(&L, 0, sizeof L);
+    L.cn = cn;
+    L.deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
+    L.interrupted = opt->interrupted;
+    progress_start(&L.prog, opt, "ctl-local", NULL, mono_now());
+    size_t total = store_budget(opt->mem_bytes);
+    L.budget = total / 2;
+    L.st = store_new(cn->nplaces, total - total / 2, 1);
+    if (L.st)
+        store_set_deadline(L.st, L.deadline);
+    L.key = L.st ? malloc(store_key_max(L.st) + 8) : NULL;
+    int v = -1;
+    lnode *root = L.key ? build(&L, f) : NULL;
+    if (!root) {
+        snprintf(why, whylen, "%s", L.gave_up ? L.gave_up : "not a CTL formula, or no memory");
+    } else if (state_of(&L, cn->initial) < 0) {
+        snprintf(why, whylen, "%s", L.gave_up);
+    } else {
+        v = eval(&L, root, 0);
+        if (v < 0)
+            snprintf(why, whylen, "%s", L.gave_up ? L.gave_up : "memory budget exhausted");
+    }
+    if (states)
+        *states = L.nstates;
+    local_free(&L);
+    return v;
+}

@@ -1,0 +1,264 @@
+/* `mck check` (and the Kit's spelling `mck LANG:CHECKER-KIND`): a model,
+ * a property and a checker give YES, NO or UNKNOWN with a run of the
+ * model as evidence. */
+#include "cmd/commands.h"
+#include "checkers/checkers.h"
+#include "cmd/language.h"
+#include "cmd/options.h"
+#include "cmd/proplist.h"
+#include "cmd/report.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* "[LANG:]CHECKER[-KIND]": fills the parts that are present.  Returns 0 when
+ * spec has that shape with a known checker, -1 otherwise. */
+static int parse_spec(const char *spec, const char **lang, char *langbuf, size_t langlen,
+                      const checker_type **chk, prop_kind *kind)
+{
+    const char *colon = strchr(spec, ':');
+    const char *rest = spec;
+    if (colon) {
+        size_t n = (size_t)(colon - spec);
+        if (n == 0 || n >= langlen)
+            return -1;
+        memcpy(langbuf, spec, n);
+        langbuf[n] = '\0';
+        rest = colon + 1;
+    }
+    size_t n = strcspn(rest, "-");
+    const checker_type *c = checker_by_name(rest, n);
+    if (!c)
+        return -1;
+    prop_kind k = KIND_AUTO;
+    if (rest[n] == '-') {
+        k = prop_kind_from_name(rest + n + 1);
+        if (k == KIND_AUTO)
+            return -1;
+    }
+    if (colon)
+        *lang = langbuf;
+    *chk = c;
+    if (k != KIND_AUTO)
+        *kind = k;
+    return 0;
+}
+
+typedef struct check_args {
+    const char *lang, *checker, *kind, *xml;
+    const char *model, *property;
+    check_options opt;
+    const budget_t *budget;
+    int quiet, verbose;
+    int expect;             /* --expect: the property file must give answers */
+    int finite_runs;        /* --finite-runs: 0 the language's default, 1 repeat, 2 ignore */
+} check_args;
+
+static int run_property_list(check_args *a, const input_type *it, const checker_type *chk,
+                             net_t *net, int *handled)
+{
+    *handled = 0;
+    prop_list_reader read = property_list_reader(it);
+    if (read) {
+        prop_entry *v;
+        size_t n;
+        if (read(a->property, net, &v, &n) < 0) {
+            *handled = 1;
+            return EXIT_ERROR;
+        }
+        if (!n && !a->expect)
+            return 0;   /* a plain formula file */
+        *handled = 1;
+        if (!n) {
+            nc_error(a->property, 0, "--expect: no numbered properties with answers in this file");
+            return EXIT_ERROR;
+        }
+        int rc = check_property_list(net, it, chk, v, n, &a->opt, a->quiet, a->verbose,
+                                     a->expect, a->property, a->xml);
+        prop_list_free(v, n);
+        return rc;
+    }
+    if (a->expect)
+        *handled = 1;
+    return a->expect ? (nc_error(a->property, 0, "--expect: %s property files hold no expected "
+                                 "answers", it->name), EXIT_ERROR) : 0;
+}
+
+static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
+{
+    const input_type *it = choose_language(a->lang, a->model);
+    if (!it)
+        return EXIT_ERROR;
+    if (kind == KIND_DL && a->property) {
+        nc_error(a->property, 0, "dl takes no formula");
+        return EXIT_ERROR;
+    }
+    if (kind != KIND_DL && kind != KIND_AUTO && !a->property)
+        return usage_error("kind %s needs a PROPERTY file", prop_kind_name(kind));
+    net_t *net = read_model(it, a->model);
+    if (!net)
+        return EXIT_ERROR;
+    a->opt.ltl_infinite_only = a->finite_runs ? a->finite_runs == 2 : net->ltl_infinite_only;
+    if (a->property && (kind == KIND_AUTO || kind == KIND_LTL)) {
+        int handled, rc = run_property_list(a, it, chk, net, &handled);
+        if (handled) {
+            nc_free_net(net);
+            return rc;
+        }
+    }
+    tree_t *f = NULL;
+    if (a->property) {
+        f = it->formfunc(a->property, net, &kind);
+        if (!f) {
+            nc_free_net(net);
+            return EXIT_ERROR;
+        }
+    } else {
+        kind = KIND_DL;
+    }
+    int rc = EXIT_ERROR;
+    char why[200] = "";
+    if (!(chk->kinds & KINDS_BIT(kind))) {
+        fprintf(stderr, "mck: checker %s does not support kind %s\n", chk->name,
+                prop_kind_name(kind));
+        goto out;
+    }
+    if (!chk->accepts(f, kind, why, sizeof why)) {
+        fprintf(stderr, "%s: %s\n", a->property ? a->property : a->model, why);
+        goto out;
+    }
+    const cnet_t *cn = nc_compile(net);
+    if (!cn)
+        goto out;
+    result_t res;
+    result_init(&res);
+    a->opt.want_run = 1;
+    chk->run(cn, f, kind, &a->opt, &res);
+    if ((res.run_len || res.loop_start != RESULT_NO_LOOP) && !replay_ok(cn, &res, f, kind)) {
+        fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
+        result_clear(&res);
+        goto out;
+    }
+    rc = report_result(stdout, net, it->outputfunc, &res, a->quiet, budget_elapsed(a->budget));
+    /* a user who stopped a run wants to know how far it got */
+    if (a->verbose || (*a->budget->interrupted && !a->quiet))
+        report_statistics(stderr, &res);
+    if (a->xml && write_verdict_file(a->xml, net, a->property, kind, &res) < 0)
+        rc = EXIT_ERROR;
+    result_clear(&res);
+out:
+    tree_free(f);
+    nc_free_net(net);
+    return rc;
+}
+
+int check_main(int argc, char **argv, budget_t *budget)
+{
+    /* the Kit's spelling: mck LANG:CHECKER[-KIND] ... */
+    const char *kit_spec = strchr(argv[0], ':') ? argv[0] : NULL;
+    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT };
+    static const struct option longopts[] = {
+        {"language", required_argument, NULL, 't'},
+        {"kind", required_argument, NULL, 'k'},
+        {"checker", required_argument, NULL, 'c'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"max-states", required_argument, NULL, 'm'},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"mem", required_argument, NULL, OPT_MEM},
+        {"xml", required_argument, NULL, OPT_XML},
+        {"expect", no_argument, NULL, OPT_EXPECT},
+        {"finite-runs", required_argument, NULL, OPT_FINITE},
+        {"pack", required_argument, NULL, OPT_PACK},
+        {"compact", required_argument, NULL, OPT_COMPACT},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    check_args a;
+    memset(&a, 0, sizeof a);
+    a.budget = budget;
+    a.opt.interrupted = budget->interrupted;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:k:c:qvm:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': a.lang = optarg; break;
+        case 'k': a.kind = optarg; break;
+        case 'c': a.checker = optarg; break;
+        case 'q': a.quiet = 1; break;
+        case 'v': a.verbose++; break;
+        case 'm':
+            if (parse_count(optarg, &a.opt.max_states) < 0)
+                return usage_error("bad state limit '%s'", optarg);
+            break;
+        case OPT_TIMEOUT:
+            if (parse_seconds(optarg, &a.opt.timeout) < 0)
+                return usage_error("bad timeout '%s' (seconds)", optarg);
+            break;
+        case OPT_MEM:
+            if (parse_megabytes(optarg, &a.opt.mem_bytes) < 0)
+                return usage_error("bad memory budget '%s' (megabytes)", optarg);
+            break;
+        case OPT_XML: a.xml = optarg; break;
+        case OPT_EXPECT: a.expect = 1; break;
+        case OPT_FINITE:
+            if (!strcmp(optarg, "repeat"))
+                a.finite_runs = 1;
+            else if (!strcmp(optarg, "ignore"))
+                a.finite_runs = 2;
+            else
+                return usage_error("--finite-runs takes 'repeat' or 'ignore', not '%s'", optarg);
+            break;
+        case OPT_PACK:
+            if (!strcmp(optarg, "on") || !strcmp(optarg, "off"))
+                a.opt.variable_keys = !strcmp(optarg, "off");
+            else
+                return usage_error("--pack takes 'on' or 'off', not '%s'", optarg);
+            break;
+        case OPT_COMPACT:
+            if (!strcmp(optarg, "on") || !strcmp(optarg, "off"))
+                a.opt.no_compact = !strcmp(optarg, "off");
+            else
+                return usage_error("--compact takes 'on' or 'off', not '%s'", optarg);
+            break;
+        case 'h': commands_help(stdout); return 0;
+        default: return usage_error("%s", "bad option");
+        }
+    }
+    nc_set_verbosity(a.verbose);
+    a.opt.verbose = a.verbose;
+    /* Progress lines are for a person watching a terminal; a log or a pipe
+     * gets them only when asked for with -v. */
+    a.opt.progress = !a.quiet && (a.verbose || isatty(STDERR_FILENO));
+
+    char langbuf[64];
+    const checker_type *chk = NULL;
+    prop_kind kind = KIND_AUTO;
+    int pos = optind;
+    const char *spec = kit_spec;
+    /* mck check [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY] */
+    if (!spec && argc - pos >= 2 && parse_spec(argv[pos], &a.lang, langbuf, sizeof langbuf,
+                                                &chk, &kind) == 0)
+        spec = argv[pos++];
+    if (spec && !chk && parse_spec(spec, &a.lang, langbuf, sizeof langbuf, &chk, &kind) < 0)
+        return usage_error("'%s' is not LANG:CHECKER[-KIND] (see 'mck list')", spec);
+    if (argc - pos < 1 || argc - pos > 2)
+        return usage_error("%s", "check needs MODEL and at most one PROPERTY");
+    a.model = argv[pos];
+    a.property = argc - pos == 2 ? argv[pos + 1] : NULL;
+    if (a.checker) {
+        chk = checker_by_name(a.checker, strlen(a.checker));
+        if (!chk)
+            return usage_error("unknown checker '%s' (see 'mck list')", a.checker);
+    }
+    if (!chk)
+        chk = checker_at(0);
+    if (a.kind) {
+        kind = prop_kind_from_name(a.kind);
+        if (kind == KIND_AUTO)
+            return usage_error("unknown kind '%s' (dl, reach, ctl, ltl)", a.kind);
+    }
+    return run_check(&a, chk, kind);
+}

@@ -1,0 +1,99 @@
+/* The sub-commands' table and the help that lists them (commands.h). */
+#include "cmd/commands.h"
+#include "mcc/mcc.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;
+    command_fn run;
+} commands[] = {
+    {"check", check_main},
+    {"info", info_main},
+    {"list", list_main},
+    {"mcc", mcc_main},
+    {"properties", properties_main},
+    {"verdicts", verdicts_main},
+    {"export", export_main},
+    {"convert", convert_main},
+    {"draw", draw_main},
+};
+
+command_fn command_by_name(const char *name)
+{
+    if (strchr(name, ':'))
+        return check_main;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, name))
+            return commands[i].run;
+    return NULL;
+}
+
+int command_loads_plugins(const char *name)
+{
+    return strcmp(name, "mcc") != 0;
+}
+
+void commands_help(FILE *out)
+{
+    fputs(
+        "usage: mck check [OPTIONS] [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY]\n"
+        "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
+        "       mck info [-t LANG] [-v] MODEL\n"
+        "       mck mcc [-v] [--por|--reduce|--lp|--walk=on|off] [--xml FILE] [EXAMINATION [DIR]]\n"
+        "                                                    (Model Checking Contest mode)\n"
+        "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] [-v] MODEL\n"
+        "       mck verdicts compare A.xml B.xml\n"
+        "       mck export --promela [-t LANG] [-o FILE.pml] [-v] MODEL [PROPERTIES]   (for SPIN)\n"
+        "       mck convert [-t LANG] [--to apnn|pnml|pep] MODEL -o FILE.apnn|.pnml|.ll_net\n"
+        "       mck draw [-t LANG] [-o FILE.svg|.png|.dot] [--run VERDICT.xml] [--max-nodes N] MODEL\n"
+        "       mck list\n"
+        "       mck --plugin PATH.so COMMAND ...   (load a language plugin first; repeatable)\n"
+        "       mck --help | --version\n"
+        "\n"
+        "Checks a property of a model: deadlock (dl), reachability (reach), CTL or LTL.\n"
+        "The language comes from LANG:, -t or the model's suffix; the kind from -KIND, -k,\n"
+        "or the property (none: dl; a state formula: reach; a path quantifier: ctl).\n"
+        "\n"
+        "options of check:\n"
+        "  -t, --language LANG  input language (see 'mck list')\n"
+        "  -k, --kind KIND      dl, reach, ctl or ltl\n"
+        "  -c, --checker NAME   checker (default: explicit)\n"
+        "  -q, --quiet          print no witness or counterexample, no progress, no statistics\n"
+        "  -v, --verbose        warnings and statistics on standard error, progress even when\n"
+        "                       standard error is no terminal; with info, list nodes\n"
+        "  -m, --max-states N   give up (UNKNOWN) after N states\n"
+        "      --timeout S      give up (UNKNOWN) after S seconds\n"
+        "      --mem MB         memory budget of stores, graphs and stacks (UNKNOWN when exhausted)\n"
+        "      --xml FILE       also write the verdict and its run as propertiesverdict XML\n"
+        "      --expect         the property file's expected answers must be there (RERS);\n"
+        "                       they are compared whenever present: exit 1 on a disagreement\n"
+        "      --finite-runs repeat|ignore  LTL on runs ending in a deadlock: the dead state\n"
+        "                       repeats (default) or the run is ignored (default for rers)\n"
+        "      --pack on|off    markings as fields of the bits their proven bounds need\n"
+        "                       (default on, when every place gets a bound); off: variable-\n"
+        "                       length keys, for comparisons\n"
+        "      --compact on|off  fixed-width keys kept in a compact table, less the bits\n"
+        "                       a slot's position tells (default on, for searches that\n"
+        "                       need no graph); off: in the arena, for comparisons\n"
+        "\n"
+        "output: 'Result: YES.', 'Result: NO.' or 'Result: UNKNOWN (reason).', then the run\n"
+        "under 'Witness:' or 'Counterexample:', then 'Time needed: T seconds'.\n"
+        "exit status: 0 YES, 1 NO, 3 UNKNOWN, 2 error (message FILE:LINE: text on stderr).\n"
+        "A search running over 2 s shows progress on stderr if it is a terminal (or with -v).\n"
+        "SIGINT or SIGTERM stops it: UNKNOWN (interrupted), the statistics so far, exit 3.\n"
+        "\n"
+        "mck mcc reads DIR/model.pnml and DIR/EXAMINATION.xml (DIR: the current folder,\n"
+        "EXAMINATION: $BK_EXAMINATION) and prints the contest's answer lines; the run ends\n"
+        "before $BK_TIME_CONFINEMENT seconds.  'mck mcc --help' tells more.\n"
+        "\n"
+        "mck export --promela writes the model, and the properties of a RERS property\n"
+        "file, as Promela, to cross-check mck with SPIN; 'mck export --help' tells more.\n"
+        "\n"
+        "mck convert writes the net read from a model in any language as APNN, PNML or\n"
+        "a PEP low-level net for other tools; 'mck convert --help' tells more.\n"
+        "mck draw draws the net with Graphviz, places grouped by the model's partition;\n"
+        "--run overlays a run written by 'mck check --xml'.  'mck draw --help' tells more.\n",
+        out);
+}
+

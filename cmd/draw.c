@@ -1,0 +1,455 @@
+/* `mck draw`: the net as a picture, laid out by Graphviz (libgvc), with
+ * places grouped by the model's partition (NUPN units, CFA automata, RERS
+ * LTSs) and, with --run, a witness or counterexample written by
+ * `mck check --xml` drawn over it: every fired transition carries the
+ * numbers of its steps, and the steps of a lasso's loop are red.
+ *
+ * The picture is about the net only: it never changes how a model is read
+ * or checked.  A .dot file is written before layout (the graph as built,
+ * for other tools and for tests); every other format goes through the
+ * layout engine "dot". */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gvc.h>
+
+#include "cmd/commands.h"
+#include "cmd/language.h"
+#include "cmd/options.h"
+#include "cmd/report.h"
+#include "verdicts/verdicts.h"
+
+/* dot's layout time grows quickly with the number of nodes, and a picture
+ * of thousands of nodes shows nothing a person can read. */
+#define DRAW_MAX_NODES 1000u
+
+#define COLOR_RUN "#1f5fbf"
+#define COLOR_LOOP "#d01c1c"
+
+typedef struct drawing {
+    net_t *net;
+    Agraph_t *g;
+    Agnode_t **place, **trans;
+    /* the run: steps per transition, and whether one is in the loop */
+    char **steps;
+    unsigned char *in_loop;
+} drawing;
+
+static void usage(FILE *out)
+{
+    fputs("usage: mck draw [-t LANG] [-o FILE] [--run VERDICT.xml] [--max-nodes N] MODEL\n"
+          "  Draws the net with Graphviz: places as circles with their initial tokens,\n"
+          "  transitions as boxes, arc weights above 1 on the arcs, read arcs dashed,\n"
+          "  places grouped in boxes by the model's partition (NUPN units, CFA automata,\n"
+          "  RERS LTSs).\n"
+          "  -o FILE   the format follows the suffix: .svg, .png, .pdf, or .dot (the graph\n"
+          "            before layout); without -o, SVG on standard output.\n"
+          "  --run VERDICT.xml  a witness or counterexample written by 'mck check --xml':\n"
+          "            fired transitions show their step numbers, a lasso's loop is red.\n"
+          "  --max-nodes N  refuse nets with more than N places and transitions\n"
+          "            (default 1000: larger pictures take long and show little).\n",
+          out);
+}
+
+/* ---- the run ---- */
+
+/* The transition a trace step names: its id, or "#N" for one without. */
+static int64_t step_transition(net_t *net, const char *name)
+{
+    if (name[0] == '#') {
+        char *end;
+        errno = 0;
+        unsigned long long i = strtoull(name + 1, &end, 10);
+        return !errno && !*end && name[1] && i < net->ntransitions ? (int64_t)i : -1;
+    }
+    return nc_find_transition(net, name);
+}
+
+/* The first verdict of the file with a trace, as a run of net transitions
+ * that replays on the net (a run of another model would draw a picture
+ * that lies).  0, or -1 after a message. */
+static int read_run(const char *path, net_t *net, result_t *res)
+{
+    verdictset_t *vs = vs_read(path);
+    if (!vs)
+        return -1;
+    const verdict_t *v = NULL;
+    for (size_t i = 0; i < vs->nverdicts && !v; i++)
+        if (vs->verdicts[i]->has_trace)
+            v = vs->verdicts[i];
+    int rc = -1;
+    uint32_t *run = NULL;
+    if (!v) {
+        nc_error(path, 0, "no verdict in this file has a trace (write one with 'mck check --xml')");
+        goto out;
+    }
+    run = malloc((v->nsteps ? v->nsteps : 1) * sizeof *run);
+    if (!run) {
+        nc_error(path, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < v->nsteps; i++) {
+        int64_t t = step_transition(net, v->steps[i].transition);
+        if (t < 0) {
+            nc_error(path, v->line, "step %zu: '%s' is not a transition of %s", i + 1,
+                     v->steps[i].transition, net->file ? net->file : net->name);
+            goto out;
+        }
+        run[i] = (uint32_t)t;
+    }
+    size_t loop = v->loop_start == VD_NO_LOOP ? RESULT_NO_LOOP : v->loop_start;
+    if (result_set_run(res, v->role == RUN_NONE ? RUN_WITNESS : v->role, run, v->nsteps, loop) < 0) {
+        nc_error(path, 0, "out of memory");
+        goto out;
+    }
+    const cnet_t *cn = nc_compile(net);
+    if (!cn)
+        goto out;
+    /* only enabledness and the loop's return: the property is not known here */
+    if (!replay_ok(cn, res, NULL, KIND_LTL)) {
+        nc_error(path, v->line, "the run does not replay on %s: it is not a run of this model",
+                 net->file ? net->file : net->name);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(run);
+    vs_free(vs);
+    return rc;
+}
+
+/* ---- building the graph ---- */
+
+static void set(void *obj, const char *attr, const char *value)
+{
+    agsafeset(obj, (char *)attr, (char *)value, "");
+}
+
+static const char *place_name(const nc_place *p)
+{
+    return p->name ? p->name : p->id ? p->id : "";
+}
+
+static const char *transition_name(const nc_transition *t)
+{
+    return t->name ? t->name : t->id ? t->id : "";
+}
+
+/* Units nest (NUPN): a unit's cluster lives in its parent's.  Units are
+ * made parents first by walking up; depth guards against a cycle a
+ * reader let through. */
+static Agraph_t *unit_graph(drawing *d, Agraph_t **made, int32_t u, unsigned depth)
+{
+    if (u < 0 || (size_t)u >= d->net->nunits || depth > d->net->nunits)
+        return d->g;
+    if (made[u])
+        return made[u];
+    const nc_unit *unit = &d->net->units[u];
+    Agraph_t *parent = unit_graph(d, made, unit->parent, depth + 1);
+    char name[48];
+    snprintf(name, sizeof name, "cluster_u%d", (int)u);
+    made[u] = agsubg(parent, name, 1);
+    set(made[u], "label", unit->name ? unit->name : "");
+    set(made[u], "style", "rounded");
+    set(made[u], "color", "#888888");
+    return made[u];
+}
+
+static int add_clusters(drawing *d)
+{
+    Agraph_t **made = calloc(d->net->nunits ? d->net->nunits : 1, sizeof *made);
+    if (!made)
+        return -1;
+    for (size_t u = 0; u < d->net->nunits; u++) {
+        const nc_unit *unit = &d->net->units[u];
+        if (!unit->nplaces)
+            continue;
+        Agraph_t *sg = unit_graph(d, made, (int32_t)u, 0);
+        for (uint32_t k = 0; k < unit->nplaces; k++)
+            if (unit->places[k] < d->net->nplaces)
+                agsubnode(sg, d->place[unit->places[k]], 1);
+    }
+    free(made);
+    return 0;
+}
+
+static void add_places(drawing *d)
+{
+    for (size_t i = 0; i < d->net->nplaces; i++) {
+        const nc_place *p = &d->net->places[i];
+        char id[32], tokens[32];
+        snprintf(id, sizeof id, "p%zu", i);
+        Agnode_t *n = d->place[i] = agnode(d->g, id, 1);
+        set(n, "shape", "circle");
+        set(n, "xlabel", place_name(p));
+        if (p->initial)
+            snprintf(tokens, sizeof tokens, "%llu", (unsigned long long)p->initial);
+        else
+            tokens[0] = '\0';
+        set(n, "label", tokens);
+    }
+}
+
+static void add_transitions(drawing *d)
+{
+    for (size_t i = 0; i < d->net->ntransitions; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "t%zu", i);
+        Agnode_t *n = d->trans[i] = agnode(d->g, id, 1);
+        set(n, "shape", "box");
+        const char *name = transition_name(&d->net->transitions[i]);
+        if (d->steps && d->steps[i]) {
+            size_t len = strlen(name) + strlen(d->steps[i]) + 3;
+            char *label = malloc(len);
+            if (label) {
+                snprintf(label, len, "%s\\n%s", name, d->steps[i]);
+                set(n, "label", label);
+                free(label);
+            }
+            const char *color = d->in_loop[i] ? COLOR_LOOP : COLOR_RUN;
+            set(n, "color", color);
+            set(n, "fontcolor", color);
+            set(n, "penwidth", "2");
+        } else {
+            set(n, "label", name);
+        }
+    }
+}
+
+static void add_arcs(drawing *d)
+{
+    for (size_t i = 0; i < d->net->narcs; i++) {
+        const nc_arc *a = &d->net->arcs[i];
+        Agnode_t *p = d->place[a->place], *t = d->trans[a->transition];
+        Agedge_t *e = a->kind == NC_ARC_TP ? agedge(d->g, t, p, NULL, 1)
+                                           : agedge(d->g, p, t, NULL, 1);
+        if (a->weight != 1) {
+            char w[32];
+            snprintf(w, sizeof w, "%llu", (unsigned long long)a->weight);
+            set(e, "label", w);
+        }
+        if (a->kind == NC_ARC_READ) {
+            set(e, "style", "dashed");
+            set(e, "dir", "none");
+        }
+        if (d->steps && d->steps[a->transition]) {
+            set(e, "color", d->in_loop[a->transition] ? COLOR_LOOP : COLOR_RUN);
+            set(e, "penwidth", "2");
+        }
+    }
+}
+
+/* Step numbers per transition ("1, 4, 7"), counted from 1 as the run's
+ * printout does; steps from the loop's start on are the loop. */
+static int number_steps(drawing *d, const result_t *run)
+{
+    size_t T = d->net->ntransitions ? d->net->ntransitions : 1;
+    d->steps = calloc(T, sizeof *d->steps);
+    d->in_loop = calloc(T, 1);
+    if (!d->steps || !d->in_loop)
+        return -1;
+    for (size_t i = 0; i < run->run_len; i++) {
+        uint32_t t = run->run[i];
+        const char *old = d->steps[t] ? d->steps[t] : "";
+        size_t len = strlen(old) + 24;
+        char *s = malloc(len);
+        if (!s)
+            return -1;
+        snprintf(s, len, "%s%s%zu", old, *old ? ", " : "", i + 1);
+        free(d->steps[t]);
+        d->steps[t] = s;
+        if (run->loop_start != RESULT_NO_LOOP && i >= run->loop_start)
+            d->in_loop[t] = 1;
+    }
+    return 0;
+}
+
+static void graph_label(drawing *d, const result_t *run)
+{
+    char label[256];
+    const char *what = run->role == RUN_COUNTEREXAMPLE ? "counterexample" : "witness";
+    if (run->loop_start == RESULT_NO_LOOP)
+        snprintf(label, sizeof label, "%s: %s, %zu steps", d->net->name, what, run->run_len);
+    else if (run->loop_start >= run->run_len)
+        snprintf(label, sizeof label, "%s: %s, %zu steps, then the dead marking forever",
+                 d->net->name, what, run->run_len);
+    else
+        snprintf(label, sizeof label, "%s: %s, %zu steps; steps %zu to %zu (red) repeat forever",
+                 d->net->name, what, run->run_len, run->loop_start + 1, run->run_len);
+    set(d->g, "label", label);
+}
+
+static int build(drawing *d, const result_t *run)
+{
+    d->g = agopen(d->net->name ? d->net->name : (char *)"net", Agdirected, NULL);
+    d->place = calloc(d->net->nplaces ? d->net->nplaces : 1, sizeof *d->place);
+    d->trans = calloc(d->net->ntransitions ? d->net->ntransitions : 1, sizeof *d->trans);
+    if (!d->g || !d->place || !d->trans || (run && number_steps(d, run) < 0))
+        return -1;
+    set(d->g, "fontname", "Helvetica");
+    set(d->g, "forcelabels", "true");
+    set(d->g, "newrank", "true");
+    set(d->g, "nodesep", "0.4");
+    agattr(d->g, AGNODE, "fontname", "Helvetica");
+    /* Graphviz's own default, declared so that an empty place's label ""
+     * differs from it and is written out: read back, it stays empty. */
+    agattr(d->g, AGNODE, "label", "\\N");
+    agattr(d->g, AGEDGE, "fontname", "Helvetica");
+    if (run)
+        graph_label(d, run);
+    else
+        set(d->g, "label", d->net->name ? d->net->name : "");
+    add_places(d);
+    add_transitions(d);
+    add_arcs(d);
+    return add_clusters(d);
+}
+
+static void drawing_free(drawing *d)
+{
+    if (d->g)
+        agclose(d->g);
+    if (d->steps)
+        for (size_t i = 0; i < d->net->ntransitions; i++)
+            free(d->steps[i]);
+    free(d->steps);
+    free(d->in_loop);
+    free(d->place);
+    free(d->trans);
+}
+
+/* ---- output ---- */
+
+/* The Graphviz output format a file name asks for; NULL when unknown. */
+static const char *format_of(const char *path)
+{
+    static const char *known[] = {"svg", "png", "pdf", "dot", "jpg", "gif", "ps"};
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/'))
+        return NULL;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(dot + 1, known[i]))
+            return known[i];
+    return NULL;
+}
+
+static int render(drawing *d, const char *format, const char *output)
+{
+    const char *where = output ? output : "standard output";
+    FILE *out = output ? fopen(output, "wb") : stdout;
+    if (!out) {
+        nc_error(output, 0, "cannot write: %s", strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    if (!strcmp(format, "dot")) {
+        rc = agwrite(d->g, out) == 0 ? 0 : -1;
+    } else {
+        GVC_t *gvc = gvContext();
+        if (!gvc || gvLayout(gvc, d->g, "dot") != 0) {
+            nc_error(where, 0, "Graphviz could not lay out the net");
+            rc = -2;
+        } else {
+            if (gvRender(gvc, d->g, format, out) != 0) {
+                nc_error(where, 0, "Graphviz cannot write %s here (is its plugin installed?)",
+                         format);
+                rc = -2;
+            }
+            gvFreeLayout(gvc, d->g);
+        }
+        if (gvc)
+            gvFreeContext(gvc);
+    }
+    if (fflush(out) != 0 || ferror(out))
+        rc = rc ? rc : -1;
+    if (output && fclose(out) != 0)
+        rc = rc ? rc : -1;
+    if (rc == -1)
+        nc_error(where, 0, "write error");
+    /* half a picture would only confuse a viewer */
+    if (rc < 0 && output)
+        remove(output);
+    return rc < 0 ? -1 : 0;
+}
+
+int draw_main(int argc, char **argv, budget_t *budget)
+{
+    (void)budget;
+    enum { OPT_RUN = 256, OPT_MAX };
+    static const struct option longopts[] = {
+        {"language", required_argument, NULL, 't'},
+        {"output", required_argument, NULL, 'o'},
+        {"run", required_argument, NULL, OPT_RUN},
+        {"max-nodes", required_argument, NULL, OPT_MAX},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *lang = NULL, *output = NULL, *runfile = NULL;
+    uint64_t max_nodes = DRAW_MAX_NODES;
+    int c, verbose = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:o:vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': lang = optarg; break;
+        case 'o': output = optarg; break;
+        case OPT_RUN: runfile = optarg; break;
+        case OPT_MAX:
+            if (parse_count(optarg, &max_nodes) < 0) {
+                fprintf(stderr, "mck draw: bad node limit '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'v': verbose++; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (argc - optind != 1) {
+        usage(stderr);
+        return 2;
+    }
+    const char *format = output ? format_of(output) : "svg";
+    if (!format) {
+        fprintf(stderr, "mck draw: cannot tell the format of '%s' from its suffix "
+                        "(.svg, .png, .pdf, .dot, ...)\n", output);
+        return 2;
+    }
+    nc_set_verbosity(verbose);
+    const char *model = argv[optind];
+    const input_type *it = choose_language(lang, model);
+    if (!it)
+        return 2;
+    net_t *net = read_model(it, model);
+    if (!net)
+        return 2;
+    int rc = 2;
+    result_t run;
+    result_init(&run);
+    drawing d;
+    memset(&d, 0, sizeof d);
+    d.net = net;
+    uint64_t nodes = (uint64_t)net->nplaces + net->ntransitions;
+    if (nodes > max_nodes) {
+        nc_error(model, 0, "%llu places and transitions are too many to draw sensibly "
+                 "(the limit is %llu; --max-nodes N raises it)", (unsigned long long)nodes,
+                 (unsigned long long)max_nodes);
+        goto out;
+    }
+    if (runfile && read_run(runfile, net, &run) < 0)
+        goto out;
+    if (build(&d, runfile ? &run : NULL) < 0) {
+        nc_error(model, 0, "out of memory");
+        goto out;
+    }
+    if (render(&d, format, output) == 0)
+        rc = 0;
+out:
+    drawing_free(&d);
+    result_clear(&run);
+    nc_free_net(net);
+    return rc;
+}

@@ -1,0 +1,87 @@
+/* `mck info`: the size of a model's net, and with -v its nodes. */
+#include "cmd/commands.h"
+#include "cmd/language.h"
+#include "cmd/options.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static void list_nodes(const net_t *net)
+{
+    for (size_t i = 0; i < net->nplaces; i++) {
+        const nc_place *p = &net->places[i];
+        printf("place %s", p->id ? p->id : "-");
+        if (p->name && (!p->id || strcmp(p->name, p->id)))
+            printf(" \"%s\"", p->name);
+        if (p->initial)
+            printf(" tokens %llu", (unsigned long long)p->initial);
+        if (p->comment)
+            printf("  %% %s", p->comment);
+        printf("\n");
+    }
+    for (size_t i = 0; i < net->ntransitions; i++) {
+        const nc_transition *t = &net->transitions[i];
+        printf("transition %s", t->id ? t->id : "-");
+        if (t->name && (!t->id || strcmp(t->name, t->id)))
+            printf(" \"%s\"", t->name);
+        if (t->comment)
+            printf("  %% %s", t->comment);
+        printf("\n");
+    }
+}
+
+int info_main(int argc, char **argv, budget_t *budget)
+{
+    static const struct option longopts[] = {
+        {"language", required_argument, NULL, 't'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *lang = NULL;
+    int verbose = 0, c;
+    (void)budget;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': lang = optarg; break;
+        case 'v': verbose++; break;
+        case 'h': commands_help(stdout); return 0;
+        default: return usage_error("%s", "bad option for info");
+        }
+    }
+    if (optind + 1 != argc)
+        return usage_error("%s", "info takes exactly one MODEL");
+    nc_set_verbosity(verbose);
+    const char *path = argv[optind];
+    const input_type *it = choose_language(lang, path);
+    if (!it)
+        return EXIT_ERROR;
+    net_t *net = read_model(it, path);
+    if (!net)
+        return EXIT_ERROR;
+    nc_summary s;
+    nc_summarize(net, &s);
+    printf("language: %s\n", it->name);
+    printf("net: %s\n", net->name);
+    if (net->colored.unfolded)
+        printf("colored: %zu places, %zu transitions, %zu arcs (unfolded below)\n",
+               net->colored.places, net->colored.transitions, net->colored.arcs);
+    printf("places: %zu\n", s.places);
+    printf("transitions: %zu\n", s.transitions);
+    printf("arcs: %zu (place->transition %zu, transition->place %zu, read %zu)\n", s.arcs,
+           s.pt_arcs, s.tp_arcs, s.read_arcs);
+    printf("initial tokens: %s%llu\n", s.tokens_saturated ? ">= " : "",
+           (unsigned long long)s.tokens);
+    printf("syntactically safe: %s\n", s.syntactically_safe ? "yes" : "no");
+    if (net->nunits)
+        printf("partition: %zu units%s\n", net->nunits,
+               net->units_claim_safe ? " (the file claims the net is safe)" : "");
+    else
+        printf("partition: none\n");
+    if (verbose)
+        list_nodes(net);
+    nc_free_net(net);
+    return 0;
+}
