@@ -118,9 +118,9 @@ static inline uint64_t ctable_hash_word(const ctable *ct, uint64_t x);
 /* The bijection of words that spreads a key's first 64 bits over the
  * top bits, where ctable_split finds homes: one round of xor-shift and
  * odd multiplication.  The xor brings every bit down to bit 32 or
- * lower, so each reaches the top bits through the product.  A second
- * round (word_mix) cost 6 instructions an edge and did not shorten the
- * probes of the benchmark nets. */
+ * lower, so each reaches the top bits through the product.  One round
+ * suffices: homes need only be spread evenly, and a second round (word_mix)
+ * costs instructions on every edge. */
 static inline uint64_t ctable_mix(uint64_t x)
 {
     x ^= x >> 33;
@@ -370,8 +370,8 @@ ctable_probe_in(const ctable *ct, const ctable_view *v, int kind, uint64_t home,
 
 /* Where the key (hi, q) of home is, or would go: 1 found at *at, 0 not
  * there, *at where it goes at distance *dist, CTABLE_FULL past the cap.
- * Forced inline, with probe_lo: as a call it cost about 30 instructions
- * an edge. */
+ * Forced inline, with probe_lo: it runs on every edge, so a call's
+ * overhead would be paid per edge. */
 static inline __attribute__((always_inline)) int ctable_probe(const ctable *ct, uint64_t home,
                                                              const uint8_t *hi, uint64_t q,
                                                              uint8_t **at, unsigned *dist)

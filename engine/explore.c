@@ -38,8 +38,7 @@
 /* A compact store's lookup touches its slot's line only, so its prefetch
  * can go this many steps ahead of stage C's insertions instead of into
  * stage A: the misses then overlap the insertions' work instead of
- * queueing up behind one another (6 to 14 percent less time on the
- * explicit benchmark, bench/RESULTS.md). */
+ * queueing up behind one another. */
 #define PREFETCH_AHEAD 20
 #define BATCH_BYTES ((size_t)128 << 10)
 /* Place bounds for fixed-width keys may take this long (and a twentieth of
@@ -346,8 +345,8 @@ static inline uint64_t retest_limit(const cnet_t *cn)
 }
 
 /* Scanning costs about one test per transition; counting hits costs one
- * step per (marked place, transition needing it), each about four times
- * dearer (measured with callgrind on MCC nets). */
+ * step per (marked place, transition needing it), each step dearer than a
+ * test, so scanning wins unless a change touches few places. */
 static uint32_t collect_enabled(explore_t *ex)
 {
     const cnet_t *cn = ex->cn;
@@ -467,8 +466,7 @@ static uint32_t enabled_by_rebase(explore_t *ex, const uint8_t *key)
     return enabled_from_bits(ex);
 }
 
-/* Forced inline: it runs once a state, and as a call it cost about 1 %
- * of the instructions of the three benchmark nets' searches. */
+/* Forced inline: it runs once a state, on the search's hot path. */
 static inline __attribute__((always_inline)) void load_state(explore_t *ex, store_ref ref,
                                                               const uint8_t *key)
 {
@@ -708,9 +706,9 @@ static inline void end_step(pending *p, store_ref parent, uint64_t id, uint32_t 
 /* Stages A and B for the common search: keys of `words` words in a
  * compact table, enabledness from the keynet's tables (one-word entries
  * when tab0), no reducer.  Whole states are taken from the queue's runs
- * and fired in one loop that keeps what it reads in locals: through
- * load_state and fire_steps, a state cost Railroad-PT-010 about 170
- * instructions besides its edges.  A state that does not fit what is
+ * and fired in one loop that keeps what it reads in locals, where
+ * load_state and fire_steps reload the search's fields and work out the
+ * firing mode again for every state.  A state that does not fit what is
  * left of the batch, or one of whose firings may leave a field, is put
  * back in the queue for load_state and fire_steps: 1 is returned then,
  * 0 when the batch is full or the queue empty.  *nb and *used grow. */
@@ -953,8 +951,8 @@ static __attribute__((noinline)) int tell_added(search *s, const pending *p, int
 
 /* A successor the compact table does not have: a probe ended at (at,
  * dist), or passed the cap (r).  0 to go on, -1 to stop.  Inline, and a
- * search with nothing to tell (quiet) returns at once: about 30
- * instructions a state fewer on Railroad-PT-010. */
+ * search with nothing to tell (quiet) returns at once, so a new state
+ * costs no call besides the store's. */
 static inline __attribute__((always_inline)) int add_probed(search *s, const pending *p, int r,
                                                            uint8_t *at, unsigned dist)
 {

@@ -6,8 +6,8 @@
  * into chunks of a few whole fields, and a table per chunk gives, for
  * each value of the chunk, the transitions its fields let through.  The
  * and of one entry a chunk is the answer for every transition at once:
- * a net of 8 places costs 8 loads a state instead of a test a transition
- * (about 40 instructions each on SmallOperatingSystem), and firings need
+ * a net of 8 places costs 8 loads a state instead of a test a transition,
+ * and firings need
  * no test of their own when no enabled transition leaves a field.
  *
  * An entry of a net of at most 32 transitions is one word: the

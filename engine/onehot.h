@@ -35,8 +35,8 @@ int onehot_group_holds(const cnet_t *cn, const uint8_t *bits, const uint32_t *gr
  * a malloc'd array of nplaces bounds, each 0 or 1 when such an invariant
  * holds the place (each proven again on the net) and ONEHOT_NO_BOUND
  * when none does; NULL when the search gave up within `seconds` or ran
- * out of memory.  No linear program, so it is fast where those are slow:
- * Railroad-PT-010's 88 places in 3 ms instead of 50. */
+ * out of memory.  No linear program: one search bounds every place an
+ * invariant covers, where the LPs take one program per place. */
 #define ONEHOT_NO_BOUND 0xffu
 uint8_t *onehot_bounds(const cnet_t *cn, double seconds);
 

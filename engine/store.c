@@ -156,8 +156,8 @@ uint64_t store_hash(const uint8_t *key, size_t len)
 /* ---- memory ---- */
 
 /* Table and arena are read at random, one cache line per probe; on 2 MiB
- * pages that line rarely costs a TLB miss too (measured: about a third of
- * the time per edge on big state spaces).  Zeroed, like calloc. */
+ * pages that line rarely costs a TLB miss too, as it would on 4 KiB pages
+ * for a table far larger than the TLB covers.  Zeroed, like calloc. */
 static void *big_alloc(size_t size)
 {
     if (size < HUGE_PAGE || size % HUGE_PAGE)
@@ -375,9 +375,10 @@ static int table_grow(store_t *st)
     store_ref ref[GROUP], r = store_first(st);
     for (unsigned groups = 0;; groups++) {
         /* The time a doubling takes is foreseen from the last one, but
-         * first touching a bigger mapping has cost 2.5 times more per
-         * slot (0.055 s, then 0.272 s, from 32 to 64 MB): one that runs
-         * into the deadline is given up, the old table kept. */
+         * first touching a bigger mapping can cost more per slot than the
+         * last doubling did (fresh pages are backed as they are touched):
+         * one that runs into the deadline is given up, the old table
+         * kept. */
         if (groups % GROUPS_PER_CLOCK == GROUPS_PER_CLOCK - 1 && st->deadline > 0 &&
             mono_now() > st->deadline) {
             big_free(slots, n * sizeof(uint64_t));

@@ -227,7 +227,7 @@ static void print_usage(FILE *out)
 }
 
 /* --TECH=on|off: each technique can be switched off, to measure what it
- * brings (bench/RESULTS.md); all are on by default. */
+ * brings (bench/README.md); all are on by default. */
 static int switch_option(const char *arg, mcc_run *r)
 {
     static const struct {
