@@ -105,10 +105,7 @@ int convert_main(int argc, char **argv, budget_t *budget)
     }
     nc_set_verbosity(verbose);
     const char *model = argv[optind];
-    const input_type *it = choose_language(lang, model);
-    if (!it)
-        return 2;
-    net_t *net = read_model(it, model);
+    net_t *net = load_model(lang, model, NULL);
     if (!net)
         return 2;
     const char *where = to_stdout ? "standard output" : output;

@@ -420,10 +420,8 @@ int draw_main(int argc, char **argv, budget_t *budget)
     }
     nc_set_verbosity(verbose);
     const char *model = argv[optind];
-    const input_type *it = choose_language(lang, model);
-    if (!it)
-        return 2;
-    net_t *net = read_model(it, model);
+    const input_type *it;
+    net_t *net = load_model(lang, model, &it);
     if (!net)
         return 2;
     int rc = 2;

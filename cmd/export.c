@@ -731,10 +731,8 @@ int export_main(int argc, char **argv, budget_t *budget)
     nc_set_verbosity(verbose);
     const char *model = argv[optind];
     const char *props = argc - optind == 2 ? argv[optind + 1] : NULL;
-    const input_type *it = choose_language(lang, model);
-    if (!it)
-        return 2;
-    net_t *net = read_model(it, model);
+    const input_type *it;
+    net_t *net = load_model(lang, model, &it);
     if (!net)
         return 2;
     FILE *out = output ? fopen(output, "w") : stdout;

@@ -55,10 +55,8 @@ int info_main(int argc, char **argv, budget_t *budget)
         return usage_error("%s", "info takes exactly one MODEL");
     nc_set_verbosity(verbose);
     const char *path = argv[optind];
-    const input_type *it = choose_language(lang, path);
-    if (!it)
-        return EXIT_ERROR;
-    net_t *net = read_model(it, path);
+    const input_type *it;
+    net_t *net = load_model(lang, path, &it);
     if (!net)
         return EXIT_ERROR;
     nc_summary s;

@@ -71,3 +71,10 @@ net_t *read_model(const input_type *it, const char *path)
     return net;
 }
 
+net_t *load_model(const char *lang, const char *path, const input_type **it)
+{
+    const input_type *l = choose_language(lang, path);
+    if (it)
+        *it = l;
+    return l ? read_model(l, path) : NULL;
+}

@@ -13,6 +13,9 @@ const input_type *language_at(size_t i);
 const input_type *choose_language(const char *lang, const char *model);
 /* Reads the model with it; NULL after an error message. */
 net_t *read_model(const input_type *it, const char *path);
+/* Both: the model at path in language lang (NULL: by its suffix); NULL
+ * after an error message.  *it (may be NULL) gets the language. */
+net_t *load_model(const char *lang, const char *path, const input_type **it);
 /* Whether a built-in language has this name (plugins may not take it). */
 int builtin_name_taken(const char *name);
 

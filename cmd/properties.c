@@ -84,8 +84,7 @@ int properties_main(int argc, char **argv, budget_t *budget)
     }
     nc_set_verbosity(verbose);
     opt.progress = verbose > 0;
-    const input_type *it = choose_language(lang, argv[optind]);
-    net_t *net = it ? read_model(it, argv[optind]) : NULL;
+    net_t *net = load_model(lang, argv[optind], NULL);
     if (!net)
         return 2;
     const cnet_t *cn = nc_compile(net);
