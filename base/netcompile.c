@@ -263,6 +263,14 @@ oom:
     return NULL;
 }
 
+int cn_dead(const cnet_t *cn, const nc_count *m)
+{
+    for (uint32_t t = 0; t < cn->ntransitions; t++)
+        if (cn_enabled(cn, m, t))
+            return 0;
+    return 1;
+}
+
 int cn_fire(const cnet_t *cn, nc_count *m, uint32_t t)
 {
     uint32_t from = cn->eff_start[t], to = cn->eff_start[t + 1];

@@ -223,6 +223,9 @@ static inline int cn_enabled(const cnet_t *cn, const nc_count *m, uint32_t t)
     return 1;
 }
 
+/* No transition is enabled at m. */
+int cn_dead(const cnet_t *cn, const nc_count *m);
+
 /* Fires an enabled t.  Returns 0, or -1 when a count would exceed
  * NC_COUNT_MAX (the marking is then left unchanged). */
 int cn_fire(const cnet_t *cn, nc_count *m, uint32_t t);

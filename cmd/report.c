@@ -2,9 +2,7 @@
 #include "cmd/report.h"
 #include "verdicts/verdicts.h"
 #include "engine/stateeval.h"
-
-#include <stdlib.h>
-#include <string.h>
+#include "base/runwalk.h"
 
 int report_result(FILE *out, net_t *net, outputfunc_t print_run, const result_t *res,
                   int quiet, double seconds)
@@ -66,41 +64,29 @@ int write_verdict_file(const char *path, net_t *net, const char *property, prop_
     return rc;
 }
 
-/* Replays a run on the net: every step enabled, and the end as claimed.
- * A checker bug must never reach the user as a wrong witness. */
+/* The end a dl or reach run claims; the walk checks loops and deadlocks. */
+typedef struct end_claim {
+    const cnet_t *cn;
+    const tree_t *f;
+    prop_kind kind;
+    int ok;
+} end_claim;
+
+static void check_claim(void *ctx, run_end_kind end, const nc_count *last)
+{
+    end_claim *c = ctx;
+    if (end != RUN_END_PLAIN)
+        return;
+    if (c->kind == KIND_DL)
+        c->ok = cn_dead(c->cn, last);
+    else if (c->kind == KIND_REACH && c->f)
+        c->ok = cn_state_holds(c->cn, c->f, last) == 1;
+}
+
+/* A checker bug must never reach the user as a wrong witness. */
 int replay_ok(const cnet_t *cn, const result_t *res, const tree_t *f, prop_kind kind)
 {
-    nc_count *m = malloc((cn->nplaces ? cn->nplaces : 1) * sizeof *m);
-    if (!m)
-        return 0;
-    memcpy(m, cn->initial, cn->nplaces * sizeof *m);
-    nc_count *at_loop = NULL;
-    int ok = 1;
-    if (res->loop_start < res->run_len && !(at_loop = malloc((cn->nplaces ? cn->nplaces : 1) *
-                                                             sizeof *at_loop)))
-        ok = 0;
-    for (size_t i = 0; ok && i < res->run_len; i++) {
-        uint32_t t = res->run[i];
-        if (i == res->loop_start)
-            memcpy(at_loop, m, cn->nplaces * sizeof *m);
-        ok = t < cn->ntransitions && cn_enabled(cn, m, t) && cn_fire(cn, m, t) == 0;
-    }
-    /* a lasso's loop leads back to where it started; a run that ends in a
-     * deadlock ends in one */
-    if (ok && at_loop)
-        ok = !memcmp(at_loop, m, cn->nplaces * sizeof *m);
-    if (ok && res->loop_start == res->run_len)
-        for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
-            ok = !cn_enabled(cn, m, t);
-    free(at_loop);
-    if (ok && res->loop_start == RESULT_NO_LOOP) {
-        if (kind == KIND_DL) {
-            for (uint32_t t = 0; ok && t < cn->ntransitions; t++)
-                ok = !cn_enabled(cn, m, t);
-        } else if (kind == KIND_REACH && f) {
-            ok = cn_state_holds(cn, f, m) == 1;
-        }
-    }
-    free(m);
-    return ok;
+    end_claim c = { cn, f, kind, 1 };
+    const run_visitor v = { .on_end = check_claim };
+    return run_walk(cn, res, &v, &c) == RUN_WALK_OK && c.ok;
 }

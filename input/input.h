@@ -10,6 +10,28 @@
 #include "base/result.h"
 #include "formula/formula.h"
 
+/* ---- printed runs (input/printrun.c) ----
+ * The frame every language's runs share (kit-overview.md §6.3): "***
+ * initial state: ... ***", the steps, then "*** final state: ... ***" (and
+ * "*** run ends in a deadlock ***" where it ends in one), or the loop
+ * between "*** loop starts here ***" and "*** loop ends here ***".  A
+ * language gives only its words for a state and a step. */
+typedef struct run_words {
+    FILE *out;
+    void *lang;   /* the language's own, for the functions below */
+    /* "*** WHAT: ... ***" and a newline: the marking m as a state */
+    void (*state)(const struct run_words *w, const nc_count *m, const char *what);
+    /* Step i (from 0): t fired from before into after.  Non-zero stops the
+     * run, for a step the language has no words for. */
+    int (*step)(const struct run_words *w, size_t i, uint32_t t, const nc_count *before,
+                const nc_count *after);
+    /* Optional: after the final state when no transition is enabled there. */
+    void (*dead)(const struct run_words *w, const nc_count *m);
+} run_words;
+
+/* Replays res on net (base/runwalk.h) and prints it in w's words. */
+void print_run_words(net_t *net, const result_t *res, const run_words *w);
+
 /* PNML P/T nets (input/pnml.c) */
 net_t *pnml_read(const char *path);
 

@@ -2,73 +2,67 @@
  * states as marked places, steps as transition names. */
 #include "input/input.h"
 
-#include <stdlib.h>
-
 static const char *transition_label(const net_t *net, uint32_t t)
 {
     const nc_transition *tr = &net->transitions[t];
     return tr->name ? tr->name : tr->id;
 }
 
-/* Only the first nshown places: the others are the reader's own
- * construction (APNN capacity complements), not part of the user's net. */
-static void print_state(FILE *out, const net_t *net, const nc_count *m, const char *what,
-                        size_t nshown)
+/* How a plain net's run reads: show_ids, also the id where it differs
+ * from the name (PNML ids are what MCC formulas name; PEP ids are mere
+ * numbers); only the first nshown places in states, the others being the
+ * reader's own construction (APNN capacity complements), not part of the
+ * user's net. */
+typedef struct net_words {
+    const net_t *net;
+    int show_ids;
+    size_t nshown;
+} net_words;
+
+static void print_state(const run_words *w, const nc_count *m, const char *what)
 {
-    fprintf(out, "*** %s: ", what);
-    if (nshown >= net->nplaces) {
-        nc_print_marking(out, net, m);
+    const net_words *nw = w->lang;
+    const net_t *net = nw->net;
+    fprintf(w->out, "*** %s: ", what);
+    if (nw->nshown >= net->nplaces) {
+        nc_print_marking(w->out, net, m);
     } else {
         int any = 0;
-        for (size_t p = 0; p < nshown; p++) {
+        for (size_t p = 0; p < nw->nshown; p++) {
             if (!m[p])
                 continue;
             const nc_place *pl = &net->places[p];
-            fprintf(out, "%s%s", any ? ", " : "", pl->name ? pl->name : pl->id);
+            fprintf(w->out, "%s%s", any ? ", " : "", pl->name ? pl->name : pl->id);
             if (m[p] > 1)
-                fprintf(out, "(%llu)", (unsigned long long)m[p]);
+                fprintf(w->out, "(%llu)", (unsigned long long)m[p]);
             any = 1;
         }
         if (!any)
-            fputs("(empty)", out);
+            fputs("(empty)", w->out);
     }
-    fputs(" ***\n", out);
+    fputs(" ***\n", w->out);
 }
 
-/* show_ids: also print the id where it differs from the name (PNML ids are
- * what MCC formulas name; PEP ids are mere numbers). */
+static int print_step(const run_words *w, size_t i, uint32_t t, const nc_count *before,
+                      const nc_count *after)
+{
+    const net_words *nw = w->lang;
+    const nc_transition *tr = &nw->net->transitions[t];
+    (void)i;
+    (void)before;
+    (void)after;
+    if (nw->show_ids && tr->id && tr->name && strcmp(tr->id, tr->name) != 0)
+        fprintf(w->out, "%s (%s)\n", tr->name, tr->id);
+    else
+        fprintf(w->out, "%s\n", transition_label(nw->net, t));
+    return 0;
+}
+
 static void print_run(FILE *out, net_t *net, const result_t *res, int show_ids, size_t nshown)
 {
-    const cnet_t *cn = nc_compile(net);
-    if (!cn)
-        return;
-    nc_count *m = malloc((cn->nplaces ? cn->nplaces : 1) * sizeof *m);
-    if (!m)
-        return;
-    for (uint32_t p = 0; p < cn->nplaces; p++)
-        m[p] = cn->initial[p];
-    print_state(out, net, m, "initial state", nshown);
-    for (size_t i = 0; i < res->run_len; i++) {
-        uint32_t t = res->run[i];
-        if (i == res->loop_start)
-            fputs("*** loop starts here ***\n", out);
-        const nc_transition *tr = &net->transitions[t];
-        if (show_ids && tr->id && tr->name && strcmp(tr->id, tr->name) != 0)
-            fprintf(out, "%s (%s)\n", tr->name, tr->id);
-        else
-            fprintf(out, "%s\n", transition_label(net, t));
-        if (t >= cn->ntransitions || !cn_enabled(cn, m, t) || cn_fire(cn, m, t) < 0)
-            break;   /* cmd/check.c replays every run before printing; not reached */
-    }
-    if (res->loop_start == RESULT_NO_LOOP) {
-        print_state(out, net, m, "final state", nshown);
-    } else if (res->loop_start >= res->run_len) {
-        print_state(out, net, m, "final state", nshown);
-        fputs("*** run ends in a deadlock ***\n", out);
-    } else {
-        fputs("*** loop ends here ***\n", out);
-    }
-    free(m);
+    net_words nw = { net, show_ids, nshown };
+    const run_words w = { out, &nw, print_state, print_step, NULL };
+    print_run_words(net, res, &w);
 }
 
 void netlang_output(FILE *out, net_t *net, const result_t *res)

@@ -910,42 +910,32 @@ net_t *rers_read(const char *path)
 
 /* ---- runs ---- */
 
-static void print_state(FILE *out, const net_t *net, const nc_count *m, const char *what)
-{
-    fprintf(out, "*** %s: ", what);
-    nc_print_marking(out, net, m);
-    fputs(" ***\n", out);
-}
-
 /* States as the marked places (one state per LTS, in LTS order), steps as
  * the user's actions: the label, never the "#k" of a combination. */
+static void print_state(const run_words *w, const nc_count *m, const char *what)
+{
+    fprintf(w->out, "*** %s: ", what);
+    nc_print_marking(w->out, w->lang, m);
+    fputs(" ***\n", w->out);
+}
+
+static int print_step(const run_words *w, size_t i, uint32_t t, const nc_count *before,
+                      const nc_count *after)
+{
+    const rers_model *m = rers_model_of(w->lang);
+    (void)i;
+    (void)before;
+    (void)after;
+    if (t >= m->ntransitions)
+        return -1;
+    fprintf(w->out, "%s\n", m->labels[m->trans_label[t]]);
+    return 0;
+}
+
 void rers_output(FILE *out, net_t *net, const result_t *res)
 {
-    const rers_model *m = rers_model_of(net);
-    const cnet_t *cn = nc_compile(net);
-    if (!m || !cn)
+    if (!rers_model_of(net))
         return;
-    nc_count *mk = malloc((cn->nplaces ? cn->nplaces : 1) * sizeof *mk);
-    if (!mk)
-        return;
-    memcpy(mk, cn->initial, cn->nplaces * sizeof *mk);
-    print_state(out, net, mk, "initial state");
-    for (size_t i = 0; i < res->run_len; i++) {
-        uint32_t t = res->run[i];
-        if (i == res->loop_start)
-            fputs("*** loop starts here ***\n", out);
-        if (t >= cn->ntransitions || t >= m->ntransitions || !cn_enabled(cn, mk, t) ||
-            cn_fire(cn, mk, t) < 0)
-            break;   /* cmd/check.c replays every run before printing; not reached */
-        fprintf(out, "%s\n", m->labels[m->trans_label[t]]);
-    }
-    if (res->loop_start == RESULT_NO_LOOP) {
-        print_state(out, net, mk, "final state");
-    } else if (res->loop_start >= res->run_len) {
-        print_state(out, net, mk, "final state");
-        fputs("*** run ends in a deadlock ***\n", out);
-    } else {
-        fputs("*** loop ends here ***\n", out);
-    }
-    free(mk);
+    const run_words w = { out, net, print_state, print_step, NULL };
+    print_run_words(net, res, &w);
 }

@@ -16,18 +16,20 @@
  *     }
  *
  * The functions a plugin calls (netconv, tree, the formula parser,
- * netlang_*) are mck's own, exported by the mck executable.  Their types
- * are part of the API: any change to them, or to the structures in these
- * headers, raises MCK_PLUGIN_API_VERSION, and mck refuses plugins built
- * for another version (no guessing at binary layouts). */
+ * netlang_*, print_run_words) are mck's own, exported by the mck
+ * executable.  Their types are part of the API: any change to them, or to
+ * the structures in these headers, raises MCK_PLUGIN_API_VERSION, and mck
+ * refuses plugins built for another version (no guessing at binary
+ * layouts). */
 #ifndef MCK_PLUGIN_H
 #define MCK_PLUGIN_H
 
 #include "base/formats.h"
 #include "input/input.h"
 
-/* 2: net_t gained lang_step_attrs (verdict traces in the model's terms). */
-#define MCK_PLUGIN_API_VERSION 2
+/* 2: net_t gained lang_step_attrs (verdict traces in the model's terms).
+ * 3: print_run_words and run_words (input.h), cn_dead (netconv.h). */
+#define MCK_PLUGIN_API_VERSION 3
 
 /* The version a plugin was built against; mck reads it before calling
  * anything in the plugin. */

@@ -73,9 +73,10 @@ static void decl_text(const bp_decl *d, const nc_count *m, char *buf, size_t len
         snprintf(buf, len, "?");
 }
 
-static void print_state(FILE *out, const bp_program *g, const nc_count *m, const char *what)
+static void print_state(const run_words *w, const nc_count *m, const char *what)
 {
-    fprintf(out, "*** %s:", what);
+    const bp_program *g = w->lang;
+    fprintf(w->out, "*** %s:", what);
     const char *sep = " ";
     char buf[256];
     for (size_t i = 0; i < g->ndecls; i++) {
@@ -83,10 +84,10 @@ static void print_state(FILE *out, const bp_program *g, const nc_count *m, const
         if (d->is_chan && d->capacity == 0)
             continue;   /* a handshake holds nothing */
         decl_text(d, m, buf, sizeof buf);
-        fprintf(out, "%s%s = %s", sep, d->display, buf);
+        fprintf(w->out, "%s%s = %s", sep, d->display, buf);
         sep = ", ";
     }
-    fputs(*sep == ' ' ? " (no variables) ***\n" : " ***\n", out);
+    fputs(*sep == ' ' ? " (no variables) ***\n" : " ***\n", w->out);
 }
 
 static void print_changes(FILE *out, const bp_program *g, const nc_count *before,
@@ -112,21 +113,25 @@ static void print_action(FILE *out, const bp_action *a)
     fprintf(out, "[%s]  line %ld  <%s>", a->branch, a->line, a->text);
 }
 
-static void print_step(FILE *out, const bp_program *g, size_t n, uint32_t t,
-                       const nc_count *before, const nc_count *after)
+static int print_step(const run_words *w, size_t i, uint32_t t, const nc_count *before,
+                      const nc_count *after)
 {
+    const bp_program *g = w->lang;
+    FILE *out = w->out;
+    if (t >= g->ntrans)
+        return -1;
     const bp_trans *tr = &g->trans[t];
-    fprintf(out, "step %zu  ", n);
+    fprintf(out, "step %zu  ", i + 1);
     switch (tr->kind) {
     case BT_INIT: {
         const bp_decl *d = &g->decls[tr->a];
         int known;
         fprintf(out, "init %s = %" PRId64 "\n", d->display, value_of(d, after, &known));
-        return;
+        return 0;
     }
     case BT_TERMINATE:
         fputs("terminated\n", out);
-        return;
+        return 0;
     case BT_SYNC:
         print_action(out, &g->actions[tr->a]);
         fputs("  ||  ", out);
@@ -138,65 +143,34 @@ static void print_step(FILE *out, const bp_program *g, size_t n, uint32_t t,
     }
     print_changes(out, g, before, after);
     fputc('\n', out);
+    return 0;
 }
 
 /* "deadlock: no action enabled", then what every branch waits at: the
  * actions one of whose entry places is marked. */
-static void print_waiting(FILE *out, const bp_program *g, const nc_count *m)
+static void print_waiting(const run_words *w, const nc_count *m)
 {
-    fputs("deadlock: no action enabled\n", out);
+    const bp_program *g = w->lang;
+    fputs("deadlock: no action enabled\n", w->out);
     for (size_t i = 0; i < g->nactions; i++) {
         const bp_action *a = &g->actions[i];
         int at = 0;
         for (size_t k = 0; !at && k < a->nentry_places; k++)
             at = m[a->entry_places[k]] != 0;
         if (at) {
-            fputs("  waiting: ", out);
-            print_action(out, a);
-            fputc('\n', out);
+            fputs("  waiting: ", w->out);
+            print_action(w->out, a);
+            fputc('\n', w->out);
         }
     }
 }
 
 void bpn2_output(FILE *out, net_t *net, const result_t *res)
 {
-    const bp_program *g = net->lang_data;
-    const cnet_t *cn = nc_compile(net);
-    if (!g || !cn)
+    if (!net->lang_data)
         return;
-    size_t np = cn->nplaces ? cn->nplaces : 1;
-    nc_count *m = malloc(np * sizeof *m), *prev = malloc(np * sizeof *prev);
-    if (!m || !prev) {
-        free(m);
-        free(prev);
-        return;
-    }
-    memcpy(m, cn->initial, cn->nplaces * sizeof *m);
-    print_state(out, g, m, "initial state");
-    for (size_t i = 0; i < res->run_len; i++) {
-        uint32_t t = res->run[i];
-        if (i == res->loop_start)
-            fputs("*** loop starts here ***\n", out);
-        memcpy(prev, m, cn->nplaces * sizeof *m);
-        if (t >= cn->ntransitions || t >= g->ntrans || !cn_enabled(cn, m, t) ||
-            cn_fire(cn, m, t) < 0)
-            break;   /* cmd/check.c replays every run before printing; not reached */
-        print_step(out, g, i + 1, t, prev, m);
-    }
-    if (res->loop_start < res->run_len) {
-        fputs("*** loop ends here ***\n", out);
-    } else {
-        print_state(out, g, m, "final state");
-        if (res->loop_start == res->run_len)
-            fputs("*** run ends in a deadlock ***\n", out);
-        int dead = 1;
-        for (uint32_t t = 0; dead && t < cn->ntransitions; t++)
-            dead = !cn_enabled(cn, m, t);
-        if (dead)
-            print_waiting(out, g, m);
-    }
-    free(m);
-    free(prev);
+    const run_words w = { out, net->lang_data, print_state, print_step, print_waiting };
+    print_run_words(net, res, &w);
 }
 
 /* ------------------------------------------------------------------ */

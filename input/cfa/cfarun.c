@@ -24,7 +24,7 @@ static void print_value(FILE *out, const cfa_model *m, const cfa_state *s, size_
         print_buffer(out, s, d);
 }
 
-static void print_state(FILE *out, const cfa_model *m, const cfa_state *s, const char *what)
+static void print_cfa_state(FILE *out, const cfa_model *m, const cfa_state *s, const char *what)
 {
     fprintf(out, "*** %s: ", what);
     for (size_t a = 0; a < m->nauts; a++) {
@@ -70,9 +70,11 @@ static void print_step(FILE *out, const cfa_model *m, uint32_t t, const cfa_stat
     fprintf(out, "%s] %s\n", touched ? " " : "", aut->states[tr->dst]);
 }
 
+/* Scratch space for a step: the global states around it, and what its
+ * transition uses. */
 typedef struct run_states {
+    const cfa_model *m;
     cfa_state before, after;
-    nc_count *marking;
     unsigned *uses;
 } run_states;
 
@@ -80,54 +82,48 @@ static void run_states_free(run_states *r)
 {
     cfa_state_free(&r->before);
     cfa_state_free(&r->after);
-    free(r->marking);
     free(r->uses);
 }
 
-static int run_states_init(run_states *r, const cfa_model *m, size_t nplaces)
+static int run_states_init(run_states *r, const cfa_model *m)
 {
     memset(r, 0, sizeof *r);
-    r->marking = malloc((nplaces ? nplaces : 1) * sizeof *r->marking);
+    r->m = m;
     r->uses = calloc(m->ndecls ? m->ndecls : 1, sizeof *r->uses);
-    if (!r->marking || !r->uses || cfa_state_init(m, &r->before) < 0 ||
-        cfa_state_init(m, &r->after) < 0) {
+    if (!r->uses || cfa_state_init(m, &r->before) < 0 || cfa_state_init(m, &r->after) < 0) {
         run_states_free(r);
         return -1;
     }
     return 0;
 }
 
+static void print_state(const run_words *w, const nc_count *marking, const char *what)
+{
+    run_states *r = w->lang;
+    cfa_state_decode(r->m, marking, &r->after);
+    print_cfa_state(w->out, r->m, &r->after, what);
+}
+
+static int print_run_step(const run_words *w, size_t i, uint32_t t, const nc_count *before,
+                          const nc_count *after)
+{
+    run_states *r = w->lang;
+    (void)i;
+    if (t >= r->m->nnet)
+        return -1;
+    cfa_state_decode(r->m, before, &r->before);
+    cfa_state_decode(r->m, after, &r->after);
+    print_step(w->out, r->m, t, &r->before, &r->after, r->uses);
+    return 0;
+}
+
 void cfa_output(FILE *out, net_t *net, const result_t *res)
 {
-    const cfa_model *m = net->lang_data;
-    const cnet_t *cn = nc_compile(net);
     run_states r;
-    if (!m || !cn || run_states_init(&r, m, cn->nplaces) < 0)
+    if (!net->lang_data || run_states_init(&r, net->lang_data) < 0)
         return;
-    memcpy(r.marking, cn->initial, cn->nplaces * sizeof *r.marking);
-    cfa_state_decode(m, r.marking, &r.after);
-    print_state(out, m, &r.after, "initial state");
-    for (size_t i = 0; i < res->run_len; i++) {
-        uint32_t t = res->run[i];
-        if (i == res->loop_start)
-            fputs("*** loop starts here ***\n", out);
-        if (t >= cn->ntransitions || t >= m->nnet || !cn_enabled(cn, r.marking, t) ||
-            cn_fire(cn, r.marking, t) < 0)
-            break;   /* cmd/check.c replays every run before printing; not reached */
-        cfa_state swap = r.before;
-        r.before = r.after;
-        r.after = swap;
-        cfa_state_decode(m, r.marking, &r.after);
-        print_step(out, m, t, &r.before, &r.after, r.uses);
-    }
-    if (res->loop_start == RESULT_NO_LOOP) {
-        print_state(out, m, &r.after, "final state");
-    } else if (res->loop_start >= res->run_len) {
-        print_state(out, m, &r.after, "final state");
-        fputs("*** run ends in a deadlock ***\n", out);
-    } else {
-        fputs("*** loop ends here ***\n", out);
-    }
+    const run_words w = { out, &r, print_state, print_run_step, NULL };
+    print_run_words(net, res, &w);
     run_states_free(&r);
 }
 
@@ -140,7 +136,7 @@ size_t cfa_step_attrs(const net_t *net, const nc_count *before, const nc_count *
     if (!m || t >= m->nnet || max < 4 || buflen < 64)
         return 0;
     run_states r;
-    if (run_states_init(&r, m, 0) < 0)
+    if (run_states_init(&r, m) < 0)
         return 0;
     cfa_state_decode(m, before, &r.before);
     cfa_state_decode(m, after, &r.after);
