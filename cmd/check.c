@@ -136,7 +136,7 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     result_init(&res);
     a->opt.want_run = 1;
     chk->run(cn, f, kind, &a->opt, &res);
-    if ((res.run_len || res.loop_start != RESULT_NO_LOOP) && !replay_ok(cn, &res, f, kind)) {
+    if (res.role != RUN_NONE && !replay_ok(cn, &res, f, kind)) {
         fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
         result_clear(&res);
         goto out;

@@ -65,8 +65,7 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
         opt->want_run = !quiet || xml;
         double t0 = mono_now();
         chk->run(cn, p->formula, p->kind, opt, &res);
-        if ((res.run_len || res.loop_start != RESULT_NO_LOOP) &&
-            !replay_ok(cn, &res, p->formula, p->kind)) {
+        if (res.role != RUN_NONE && !replay_ok(cn, &res, p->formula, p->kind)) {
             fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
             result_clear(&res);
             vs_free(vs);
