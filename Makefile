@@ -20,8 +20,8 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -I. -I
              -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
 ALL_LIBS = $(XML_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS) $(GLPK_LIBS) $(LIBS) -ldl -lm
 # Headers a plugin is written against (installed under include/mck/).
-PUBLIC_HEADERS = base/netconv.h base/tree.h base/result.h base/formats.h formula/formula.h \
-                 input/input.h plugin/plugin.h
+PUBLIC_HEADERS = base/netconv.h base/tree.h base/result.h base/budget.h base/formats.h \
+                 formula/formula.h input/input.h plugin/plugin.h
 
 YSRC := $(wildcard formula/*.y input/*.y input/*/*.y)
 LSRC := $(wildcard formula/*.l input/*.l input/*/*.l)

@@ -1,14 +1,334 @@
-/* The run's budget (budget.h). */
+/* The run's budget and the one table of its carves (budget.h). */
 #include "base/budget.h"
 #include "base/clock.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define MIB ((size_t)1 << 20)
+
+/* BenchKit kills the run when its time confinement ends: searching stops
+ * this long before, a tenth of it, at least 2 s and at most a minute (the
+ * end of a search, the last answers and exit are quick). */
+#define BENCHKIT_MARGIN_SHARE 0.1
+#define BENCHKIT_MARGIN_MIN 2.0
+#define BENCHKIT_MARGIN_MAX 60.0
+/* Of BenchKit's memory confinement, the share given to search data; the
+ * rest is for the net, the process and the allocator's slack. */
+#define BENCHKIT_MEMORY_SHARE 0.75
+
+/* ---- the carves ----
+ *
+ * Every split of a budget is here.  bytes: a share num/den of the
+ * parent's bytes, or (rest_of) what a sibling leaves of them; time: a
+ * share of what the parent has left when the carve is made, or one of n
+ * equal parts (budget_carve_part), at most max_seconds, and open_seconds
+ * when the parent has no time limit (0: none either).  A carve made as its
+ * parent starts gets the share of the parent's whole time. */
+typedef struct carve_rule {
+    const char *name;
+    unsigned bytes_num, bytes_den;  /* 0/0 with rest_of */
+    int rest_of;                    /* CARVE_*, or -1 */
+    double time_share;              /* 0: a part (1/n) */
+    double max_seconds;             /* 0: no cap */
+    double open_seconds;            /* without a parent limit; 0: none */
+} carve_rule;
+
+#define BYTES(n, d) (n), (d), -1
+#define REST_OF(id) 0, 0, (id)
+#define ALL_BYTES BYTES(1, 1)
+
+static const carve_rule rules[CARVE_COUNT] = {
+    /* CTL builds the whole graph: its markings are dropped once it is
+     * built, but the graph (16 bytes a state, 8 an edge), the atoms'
+     * bitmaps and the evaluation's arrays take more than they do. */
+    [CARVE_CTL_STATES] = {"ctl.states", BYTES(1, 3), 1.0, 0, 0},
+    [CARVE_CTL_MODEL] = {"ctl.model", REST_OF(CARVE_CTL_STATES), 1.0, 0, 0},
+    /* half of the model for the graph, the rest for the atoms, and the
+     * evaluation then has the whole budget (the store is gone) */
+    [CARVE_CTL_GRAPH] = {"ctl.graph", BYTES(1, 2), 1.0, 0, 0},
+    /* the local check keeps a node per (formula, marking) beside the
+     * markings: as many of one as of the other */
+    [CARVE_CTL_LOCAL_NODES] = {"ctl.local.nodes", BYTES(1, 2), 1.0, 0, 0},
+    [CARVE_CTL_LOCAL_STATES] = {"ctl.local.states", REST_OF(CARVE_CTL_LOCAL_NODES), 1.0, 0, 0},
+    /* LTL's product states live in the store; the arrays and the two
+     * depth-first stacks hold a few words per state on them */
+    [CARVE_LTL_STACK] = {"ltl.stack", BYTES(1, 3), 1.0, 0, 0},
+    [CARVE_LTL_STATES] = {"ltl.states", REST_OF(CARVE_LTL_STACK), 1.0, 0, 0},
+    /* mck properties: the graph takes more than the markings (as ctl);
+     * the exploration gets most of the time, the state equation what it
+     * leaves, and at least 20 s when there is no limit, half of it for
+     * each of its two questions */
+    [CARVE_GENERIC_STATES] = {"generic.states", BYTES(1, 3), 0.7, 0, 0},
+    [CARVE_GENERIC_GRAPH] = {"generic.graph", REST_OF(CARVE_GENERIC_STATES), 1.0, 0, 0},
+    [CARVE_GENERIC_LP] = {"generic.lp", ALL_BYTES, 1.0, 0, 20.0},
+    [CARVE_GENERIC_LP_DEADLOCK] = {"generic.lp.deadlock", ALL_BYTES, 0.5, 0, 0},
+    [CARVE_GENERIC_LP_SAFE] = {"generic.lp.safe", ALL_BYTES, 0.5, 0, 0},
+    /* a reduction that takes longer than a twentieth of the search's time
+     * is not worth it; 10 s without a limit */
+    [CARVE_REDUCE] = {"reduce", ALL_BYTES, 0.05, 10.0, 10.0},
+    /* the LPs are a few milliseconds a place on most nets, and a net too
+     * big for them is searched with variable keys: a twentieth of the
+     * time, at most a second */
+    [CARVE_EXPLORE_PLACEBITS] = {"explore.placebits", ALL_BYTES, 0.05, 1.0, 1.0},
+    /* carved from explore.placebits as it starts.  One-hot groups save
+     * bits but are never needed; invariants spare LPs: where they find
+     * nothing they stop at their row limit, so their share costs little,
+     * and each place they bound is one linear program fewer */
+    [CARVE_EXPLORE_ONEHOT] = {"explore.onehot", ALL_BYTES, 0.25, 0, 0},
+    [CARVE_PLACEBITS_INVARIANTS] = {"placebits.invariants", ALL_BYTES, 0.25, 0, 0},
+    /* mck mcc: a small share of the time left */
+    [CARVE_MCC_REDUCE] = {"mcc.reduce", ALL_BYTES, 0.05, 0, 0},
+    /* Liveness: the graph takes more than the markings, as ctl */
+    [CARVE_MCC_LIVENESS_STATES] = {"mcc.liveness.states", BYTES(1, 3), 1.0, 0, 0},
+    [CARVE_MCC_LIVENESS_GRAPH] = {"mcc.liveness.graph", REST_OF(CARVE_MCC_LIVENESS_STATES), 1.0,
+                                  0, 0},
+    /* the global properties: the state equation before the search; random
+     * walks find deep deadlocks, unsafe markings and rare transitions a
+     * breadth-first search may not reach in time, but a small net's
+     * search should not wait long for them */
+    [CARVE_MCC_GLOBAL_LP] = {"mcc.global.lp", ALL_BYTES, 0.3, 0, 0},
+    [CARVE_MCC_GLOBAL_WALK] = {"mcc.global.walk", ALL_BYTES, 0.1, 5.0, 0},
+    /* Reachability and UpperBounds: the cheap deciders before the
+     * exploration, each an equal part of what they have left */
+    [CARVE_MCC_PREPASS] = {"mcc.prepass", ALL_BYTES, 0.3, 0, 0},
+    [CARVE_MCC_PREPASS_DECIDER] = {"mcc.prepass.decider", ALL_BYTES, 0, 0, 0},
+    /* CTL: the state equation, then the local checks, each formula an
+     * equal part of what is left so that quick ones leave theirs to the
+     * next; the graph gets the rest.  (A loop of linear programs spreads
+     * its own stage's time over its items: those are not carves.) */
+    [CARVE_MCC_CTL_LP] = {"mcc.ctl.lp", ALL_BYTES, 0.25, 0, 0},
+    [CARVE_MCC_CTL_LOCAL] = {"mcc.ctl.local", ALL_BYTES, 0.4, 0, 0},
+    [CARVE_MCC_CTL_LOCAL_FORMULA] = {"mcc.ctl.local.formula", ALL_BYTES, 0, 0, 0},
+    /* LTL: each formula an equal part of the time left, in rounds */
+    [CARVE_MCC_LTL_FORMULA] = {"mcc.ltl.formula", ALL_BYTES, 0, 0, 0},
+};
+
+/* ---- the run ---- */
+
+static volatile int never_interrupted;
+
 void budget_init(budget_t *b, volatile int *interrupted)
 {
+    b->name = "run";
     b->start = mono_now();
-    b->interrupted = interrupted;
+    b->deadline = 0;
+    b->bytes = budget_default_bytes();
+    b->bytes_from = b->time_from = BUDGET_DEFAULT;
+    b->log = NULL;
+    b->interrupted = interrupted ? interrupted : &never_interrupted;
 }
+
+size_t budget_default_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t half = BUDGET_DEFAULT_BYTES_MAX;
+    if (pages > 0 && page > 0 && (uint64_t)pages < SIZE_MAX / 2 / (uint64_t)page)
+        half = (size_t)pages * (size_t)page / 2;
+    return half < BUDGET_DEFAULT_BYTES_MAX ? half : BUDGET_DEFAULT_BYTES_MAX;
+}
+
+void budget_set_limits(budget_t *b, double seconds, size_t bytes, FILE *log)
+{
+    b->bytes = bytes ? bytes : budget_default_bytes();
+    b->bytes_from = bytes ? BUDGET_OPTION : BUDGET_DEFAULT;
+    b->deadline = seconds > 0 ? b->start + seconds : 0;
+    b->time_from = seconds > 0 ? BUDGET_OPTION : BUDGET_DEFAULT;
+    b->log = log;
+}
+
+/* Seconds from BK_TIME_CONFINEMENT; -1 when it is not a usable number. */
+static double benchkit_seconds(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    return errno || *end || !(v > 0) || v > 1e9 ? -1 : v;
+}
+
+/* Bytes from BK_MEMORY_CONFINEMENT (MiB); 0 when not a usable number. */
+static size_t benchkit_bytes(const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long mib = strtoull(s, &end, 10);
+    if (errno || *end || mib == 0 || *s == '-' || mib > (SIZE_MAX >> 21))
+        return 0;
+    return (size_t)((double)((size_t)mib << 20) * BENCHKIT_MEMORY_SHARE);
+}
+
+int budget_set_benchkit(budget_t *b, const char *time_confinement,
+                        const char *memory_confinement, FILE *log)
+{
+    int bad = 0;
+    double seconds = BUDGET_BENCHKIT_SECONDS;
+    b->time_from = BUDGET_DEFAULT;
+    if (time_confinement && *time_confinement) {
+        double v = benchkit_seconds(time_confinement);
+        if (v < 0)
+            bad |= BUDGET_BAD_TIME;
+        else {
+            seconds = v;
+            b->time_from = BUDGET_BENCHKIT;
+        }
+    }
+    double margin = BENCHKIT_MARGIN_SHARE * seconds;
+    margin = margin < BENCHKIT_MARGIN_MIN ? BENCHKIT_MARGIN_MIN
+             : margin > BENCHKIT_MARGIN_MAX ? BENCHKIT_MARGIN_MAX : margin;
+    /* a confinement shorter than the margin leaves no time to search, and
+     * the deadline is at once: never 0, which would mean none */
+    b->deadline = b->start + (seconds > margin ? seconds - margin : 0);
+    size_t bytes = 0;
+    if (memory_confinement && *memory_confinement && !(bytes = benchkit_bytes(memory_confinement)))
+        bad |= BUDGET_BAD_MEMORY;
+    b->bytes = bytes ? bytes : budget_default_bytes();
+    b->bytes_from = bytes ? BUDGET_BENCHKIT : BUDGET_DEFAULT;
+    b->log = log;
+    return bad;
+}
+
+/* ---- time ---- */
 
 double budget_elapsed(const budget_t *b)
 {
     return mono_now() - b->start;
+}
+
+double budget_seconds(const budget_t *b)
+{
+    return b->deadline ? b->deadline - b->start : HUGE_VAL;
+}
+
+double budget_left(const budget_t *b)
+{
+    if (!b->deadline)
+        return HUGE_VAL;
+    double left = b->deadline - mono_now();
+    return left > 0 ? left : 0;
+}
+
+int budget_expired(const budget_t *b)
+{
+    return *b->interrupted || (b->deadline && mono_now() >= b->deadline);
+}
+
+/* ---- carves ---- */
+
+/* floor(bytes * num / den) without overflow */
+static size_t share_of(size_t bytes, unsigned num, unsigned den)
+{
+    return bytes / den * num + bytes % den * num / den;
+}
+
+static size_t carve_bytes(size_t parent, budget_carve_id id)
+{
+    const carve_rule *r = &rules[id];
+    if (r->rest_of >= 0)
+        return parent - carve_bytes(parent, (budget_carve_id)r->rest_of);
+    return share_of(parent, r->bytes_num, r->bytes_den);
+}
+
+static budget_t carve(const budget_t *parent, budget_carve_id id, double share)
+{
+    const carve_rule *r = &rules[id];
+    budget_t c = *parent;
+    c.name = r->name;
+    c.start = mono_now();
+    c.bytes = carve_bytes(parent->bytes, id);
+    c.bytes_from = c.time_from = BUDGET_CARVED;
+    double seconds = 0;
+    if (parent->deadline) {
+        double left = parent->deadline - c.start;
+        seconds = share * (left > 0 ? left : 0);
+        if (r->max_seconds > 0 && seconds > r->max_seconds)
+            seconds = r->max_seconds;
+    } else
+        seconds = r->open_seconds;
+    /* an exhausted parent gives a carve whose deadline is now: never 0,
+     * which would mean none */
+    c.deadline = parent->deadline || seconds > 0 ? c.start + seconds : 0;
+    if (c.log)
+        budget_report(&c, c.log);
+    return c;
+}
+
+budget_t budget_carve(const budget_t *parent, budget_carve_id id)
+{
+    if ((unsigned)id >= CARVE_COUNT)
+        abort();   /* not a carve of the table: a bug, not a limit */
+    return carve(parent, id, rules[id].time_share > 0 ? rules[id].time_share : 1.0);
+}
+
+budget_t budget_carve_part(const budget_t *parent, budget_carve_id id, size_t n)
+{
+    if ((unsigned)id >= CARVE_COUNT)
+        abort();
+    return carve(parent, id, 1.0 / (double)(n ? n : 1));
+}
+
+const char *budget_carve_name(budget_carve_id id)
+{
+    return (unsigned)id < CARVE_COUNT ? rules[id].name : NULL;
+}
+
+budget_t budget_restart(const budget_t *parent)
+{
+    budget_t q = *parent;
+    q.start = mono_now();
+    if (parent->deadline)
+        q.deadline = q.start + (parent->deadline - parent->start);
+    return q;
+}
+
+/* ---- -v ---- */
+
+static void put_bytes(FILE *out, size_t bytes)
+{
+    if (bytes % MIB == 0)
+        fprintf(out, "%zu MiB", bytes / MIB);
+    else
+        fprintf(out, "%.1f MiB", (double)bytes / (double)MIB);
+}
+
+static void put_seconds(FILE *out, const budget_t *b)
+{
+    if (!b->deadline) {
+        fprintf(out, "no time limit");
+        return;
+    }
+    /* deadline - start is the seconds given up to a rounding error */
+    double s = budget_seconds(b);
+    fprintf(out, fabs(s - round(s)) < 5e-4 ? "%.0f s" : "%.3f s", s);
+}
+
+static const char *source_name(budget_source from, int time)
+{
+    switch (from) {
+    case BUDGET_OPTION: return time ? "--timeout" : "--mem";
+    case BUDGET_BENCHKIT: return time ? "BK_TIME_CONFINEMENT" : "BK_MEMORY_CONFINEMENT";
+    case BUDGET_CARVED: return "carved";
+    default: return "default";
+    }
+}
+
+void budget_report(const budget_t *b, FILE *out)
+{
+    if (b->bytes_from == BUDGET_CARVED) {
+        fprintf(out, "budget: %s: ", b->name);
+        put_bytes(out, b->bytes);
+        fprintf(out, ", ");
+        put_seconds(out, b);
+        fprintf(out, "\n");
+        return;
+    }
+    fprintf(out, "budget: ");
+    put_bytes(out, b->bytes);
+    fprintf(out, " (%s), ", source_name(b->bytes_from, 0));
+    put_seconds(out, b);
+    if (b->deadline)
+        fprintf(out, " (%s)", source_name(b->time_from, 1));
+    fprintf(out, "\n");
 }

@@ -1,18 +1,121 @@
 /* The one budget of a run of mck: the time and memory the user (--timeout,
- * --mem) or the contest (BenchKit's variables) gives, made once in main.c
- * and handed down to every command, engine and checker. */
+ * --mem) or the contest (BenchKit's variables) gives, made once in main.c,
+ * its limits set once by the command, and handed down to every engine and
+ * checker (check_options.budget).
+ *
+ * Nothing below the command resolves a default or invents a share of its
+ * own: a checker that splits its budget carves a named part out of it
+ * (budget_carve), and the one table of carves in budget.c says how much
+ * of the bytes and of the time left each part gets, and why. */
 #ifndef MCK_BUDGET_H
 #define MCK_BUDGET_H
 
 #include <stddef.h>
+#include <stdio.h>
+
+/* Without --mem or BenchKit's memory confinement: half the physical
+ * memory, at most this. */
+#define BUDGET_DEFAULT_BYTES_MAX ((size_t)8 << 30)
+/* BenchKit without BK_TIME_CONFINEMENT: the contest's usual hour. */
+#define BUDGET_BENCHKIT_SECONDS 3600.0
+
+/* Where a limit came from, for -v. */
+typedef enum {
+    BUDGET_DEFAULT,     /* nobody set it */
+    BUDGET_OPTION,      /* --mem, --timeout */
+    BUDGET_BENCHKIT,    /* BK_MEMORY_CONFINEMENT, BK_TIME_CONFINEMENT */
+    BUDGET_CARVED       /* a share of a parent budget */
+} budget_source;
 
 typedef struct budget {
-    double start;               /* mono_now() when mck started: deadlines count from here */
-    volatile int *interrupted;  /* set asynchronously by SIGINT or SIGTERM */
+    const char *name;           /* "run", or the carve's name */
+    double start;               /* mono_now() when it was made: deadlines count from here */
+    double deadline;            /* mono_now() by which to give up; 0: no time limit */
+    size_t bytes;               /* for stores, graphs and stacks; set once, never 0 after */
+    budget_source bytes_from, time_from;
+    FILE *log;                  /* -v: the budget and each carve are told here; NULL: silent */
+    volatile int *interrupted;  /* set asynchronously by SIGINT or SIGTERM; never NULL */
 } budget_t;
 
+/* The run's budget, its clock started now, with the default bytes and no
+ * time limit until the command sets them.  interrupted may be NULL (a
+ * flag nothing sets). */
 void budget_init(budget_t *b, volatile int *interrupted);
-/* Seconds since mck started. */
+/* The command's limits, once, after its options are read: seconds (0:
+ * none) and bytes (0: the default, budget_default_bytes).  log: where -v
+ * tells each carve (NULL: silent); the command tells the budget itself
+ * (budget_report). */
+void budget_set_limits(budget_t *b, double seconds, size_t bytes, FILE *log);
+/* BenchKit's confinements instead, as the environment holds them (NULL or
+ * "": unset): seconds (default BUDGET_BENCHKIT_SECONDS) less a margin for
+ * the last answers and exit, and a share of the MiB for search data; the
+ * rest as budget_set_limits.  Returns which values were unusable and
+ * ignored (BUDGET_BAD_TIME | BUDGET_BAD_MEMORY), for the caller to say. */
+#define BUDGET_BAD_TIME 1
+#define BUDGET_BAD_MEMORY 2
+int budget_set_benchkit(budget_t *b, const char *time_confinement,
+                        const char *memory_confinement, FILE *log);
+/* Half the physical memory, at most BUDGET_DEFAULT_BYTES_MAX. */
+size_t budget_default_bytes(void);
+
+/* Seconds since b was made (for the run: since mck started). */
 double budget_elapsed(const budget_t *b);
+/* Seconds b was given (deadline - start); HUGE_VAL without a limit. */
+double budget_seconds(const budget_t *b);
+/* Seconds to b's deadline, >= 0; HUGE_VAL without one. */
+double budget_left(const budget_t *b);
+/* Whether the deadline has passed or a signal asked to stop. */
+int budget_expired(const budget_t *b);
+
+/* The named parts of a budget (the table in budget.c says each one's
+ * share and why). */
+typedef enum {
+    CARVE_CTL_STATES,           /* the markings' store while the graph is built */
+    CARVE_CTL_MODEL,            /* the graph, the atoms and the evaluation */
+    CARVE_CTL_GRAPH,            /*   of ctl.model: the graph's own blocks */
+    CARVE_CTL_LOCAL_NODES,      /* the local CTL check's nodes and successor lists */
+    CARVE_CTL_LOCAL_STATES,     /*   and its markings */
+    CARVE_LTL_STACK,            /* the product's arrays and stacks */
+    CARVE_LTL_STATES,           /*   and its markings */
+    CARVE_GENERIC_STATES,       /* mck properties: the exploration's markings and time */
+    CARVE_GENERIC_GRAPH,        /*   its reachability graph */
+    CARVE_GENERIC_LP,           /*   the state equation after it */
+    CARVE_GENERIC_LP_DEADLOCK,  /*     of generic.lp: "no deadlock" */
+    CARVE_GENERIC_LP_SAFE,      /*     of generic.lp: "every place safe" */
+    CARVE_REDUCE,               /* the reduce checker's structural reduction */
+    CARVE_EXPLORE_PLACEBITS,    /* place bounds for fixed-width keys */
+    CARVE_EXPLORE_ONEHOT,       /*   of explore.placebits: one-hot groups */
+    CARVE_PLACEBITS_INVARIANTS, /*   of explore.placebits: invariants before the LPs */
+    CARVE_MCC_REDUCE,           /* mck mcc: the structural reduction */
+    CARVE_MCC_LIVENESS_STATES,  /* Liveness: the markings */
+    CARVE_MCC_LIVENESS_GRAPH,   /*   and the graph */
+    CARVE_MCC_GLOBAL_LP,        /* the global properties: the state equation first */
+    CARVE_MCC_GLOBAL_WALK,      /*   then random walks */
+    CARVE_MCC_PREPASS,          /* Reachability and UpperBounds: the deciders */
+    CARVE_MCC_PREPASS_DECIDER,  /*   one of them (budget_carve_part) */
+    CARVE_MCC_CTL_LP,           /* CTL: the state equation on the facts */
+    CARVE_MCC_CTL_LOCAL,        /*   the local checks */
+    CARVE_MCC_CTL_LOCAL_FORMULA,/*   one formula (budget_carve_part) */
+    CARVE_MCC_LTL_FORMULA,      /* LTL: one formula (budget_carve_part) */
+    CARVE_COUNT
+} budget_carve_id;
+
+/* A part of parent, made now: its bytes a share of parent's, its deadline
+ * a share of the time parent has left (or the table's cap).  Told on the
+ * parent's log.  A carve that must share among n (CARVE_* "part") is
+ * made with budget_carve_part. */
+budget_t budget_carve(const budget_t *parent, budget_carve_id id);
+/* One of n equal parts of the time parent has left, its bytes whole: for
+ * items taken in turn, each leaving what it does not use to the next. */
+budget_t budget_carve_part(const budget_t *parent, budget_carve_id id, size_t n);
+/* The carve's name ("ctl.states"), NULL for an unknown id. */
+const char *budget_carve_name(budget_carve_id id);
+/* A question's budget: parent's limits with the clock started now, so that
+ * each property of a file gets the whole --timeout, as it would alone. */
+budget_t budget_restart(const budget_t *parent);
+
+/* "budget: 64 MiB (--mem), 5 s (--timeout)" for the run, "budget:
+ * ctl.states: 21.3 MiB, 5 s" for a carve; one line on out. */
+void budget_report(const budget_t *b, FILE *out);
 
 #endif

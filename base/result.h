@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base/budget.h"
 
 typedef enum { ANSWER_YES, ANSWER_NO, ANSWER_UNKNOWN } answer_t;
 
@@ -33,8 +34,9 @@ typedef struct result {
 } result_t;
 
 typedef struct check_options {
-    double timeout;            /* seconds, 0 = none */
-    size_t mem_bytes;          /* budget for stores and stacks, 0 = default */
+    /* time, bytes and the interrupt flag: the run's, or a part a caller
+     * carved out of it (budget.h); never NULL */
+    const budget_t *budget;
     uint64_t max_states;       /* -m, 0 = none */
     int progress;              /* print progress on stderr */
     int verbose;
@@ -51,7 +53,6 @@ typedef struct check_options {
     /* --compact=off: fixed-width keys in the arena and 8-byte slots, not
      * in a compact table (store.h), for comparisons */
     int no_compact;
-    volatile int *interrupted; /* set asynchronously (signals); may be NULL */
 } check_options;
 
 void result_init(result_t *r);

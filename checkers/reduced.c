@@ -8,11 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The share of the time limit the reduction may take, and its time when
- * there is no limit. */
-#define REDUCE_SHARE 0.05
-#define REDUCE_SECONDS 10.0
-
 int reduced_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
 {
     if (kind == KIND_DL || kind == KIND_REACH ||
@@ -38,11 +33,10 @@ void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
     reduction *r = NULL;
     tree_t *rf = NULL;
     const cnet_t *rc = NULL;
-    double seconds = opt->timeout > 0 && REDUCE_SHARE * opt->timeout < REDUCE_SECONDS ?
-                     REDUCE_SHARE * opt->timeout : REDUCE_SECONDS;
+    budget_t reducing = budget_carve(opt->budget, CARVE_REDUCE);
     int observed = reduce_observe(cn, formula, &obs);
     obs.lassos = kind == KIND_LTL;
-    if (observed < 0 || !(r = reduce_build(cn, &obs, seconds))) {
+    if (observed < 0 || !(r = reduce_build(cn, &obs, budget_seconds(&reducing)))) {
         result_unknown(res, "out of memory while reducing the net");
         goto out;
     }

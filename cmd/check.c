@@ -135,7 +135,11 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     result_t res;
     result_init(&res);
     a->opt.want_run = 1;
+    /* the search's clock starts now, as each property's of a file does */
+    budget_t question = budget_restart(a->budget);
+    a->opt.budget = &question;
     chk->run(cn, f, kind, &a->opt, &res);
+    a->opt.budget = a->budget;
     if (res.role != RUN_NONE && !replay_ok(cn, &res, f, kind)) {
         fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
         result_clear(&res);
@@ -179,7 +183,9 @@ int check_main(int argc, char **argv, budget_t *budget)
     check_args a;
     memset(&a, 0, sizeof a);
     a.budget = budget;
-    a.opt.interrupted = budget->interrupted;
+    a.opt.budget = budget;
+    double seconds = 0;
+    size_t bytes = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "t:k:c:qvm:h", longopts, NULL)) != -1) {
@@ -194,11 +200,11 @@ int check_main(int argc, char **argv, budget_t *budget)
                 return usage_error("bad state limit '%s'", optarg);
             break;
         case OPT_TIMEOUT:
-            if (parse_seconds(optarg, &a.opt.timeout) < 0)
+            if (parse_seconds(optarg, &seconds) < 0)
                 return usage_error("bad timeout '%s' (seconds)", optarg);
             break;
         case OPT_MEM:
-            if (parse_megabytes(optarg, &a.opt.mem_bytes) < 0)
+            if (parse_megabytes(optarg, &bytes) < 0)
                 return usage_error("bad memory budget '%s' (megabytes)", optarg);
             break;
         case OPT_XML: a.xml = optarg; break;
@@ -229,6 +235,9 @@ int check_main(int argc, char **argv, budget_t *budget)
     }
     nc_set_verbosity(a.verbose);
     a.opt.verbose = a.verbose;
+    budget_set_limits(budget, seconds, bytes, a.verbose ? stderr : NULL);
+    if (a.verbose)
+        budget_report(budget, stderr);
     /* Progress lines are for a person watching a terminal; a log or a pipe
      * gets them only when asked for with -v. */
     a.opt.progress = !a.quiet && (a.verbose || isatty(STDERR_FILENO));

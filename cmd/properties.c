@@ -52,7 +52,8 @@ int properties_main(int argc, char **argv, budget_t *budget)
     const char *lang = NULL, *output = NULL;
     check_options opt;
     memset(&opt, 0, sizeof opt);
-    opt.interrupted = budget->interrupted;
+    double seconds = 0;
+    size_t bytes = 0;
     int c, verbose = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "t:o:vh", longopts, NULL)) != -1) {
@@ -62,13 +63,13 @@ int properties_main(int argc, char **argv, budget_t *budget)
         case 'v': verbose++; break;
         case 'h': usage(stdout); return 0;
         case OPT_TIMEOUT:
-            if (parse_seconds(optarg, &opt.timeout) < 0) {
+            if (parse_seconds(optarg, &seconds) < 0) {
                 fprintf(stderr, "mck properties: bad --timeout '%s'\n", optarg);
                 return 2;
             }
             break;
         case OPT_MEM:
-            if (parse_megabytes(optarg, &opt.mem_bytes) < 0) {
+            if (parse_megabytes(optarg, &bytes) < 0) {
                 fprintf(stderr, "mck properties: bad --mem '%s'\n", optarg);
                 return 2;
             }
@@ -84,6 +85,9 @@ int properties_main(int argc, char **argv, budget_t *budget)
     }
     nc_set_verbosity(verbose);
     opt.progress = verbose > 0;
+    budget_set_limits(budget, seconds, bytes, verbose ? stderr : NULL);
+    if (verbose)
+        budget_report(budget, stderr);
     net_t *net = load_model(lang, argv[optind], NULL);
     if (!net)
         return 2;
@@ -92,6 +96,9 @@ int properties_main(int argc, char **argv, budget_t *budget)
     int rc = 2;
     if (vs) {
         gp_result r;
+        /* the search's clock starts now, not while the model was read */
+        budget_t question = budget_restart(budget);
+        opt.budget = &question;
         generic_properties(cn, &opt, &r);
         int ok = 1;
         for (int i = 0; i < GP_COUNT && ok; i++)

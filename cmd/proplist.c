@@ -64,7 +64,12 @@ int check_property_list(net_t *net, const input_type *it, const checker_type *ch
         result_init(&res);
         opt->want_run = !quiet || xml;
         double t0 = mono_now();
+        /* every property gets the whole --timeout, as it would alone */
+        const budget_t *run = opt->budget;
+        budget_t question = budget_restart(run);
+        opt->budget = &question;
         chk->run(cn, p->formula, p->kind, opt, &res);
+        opt->budget = run;
         if (res.role != RUN_NONE && !replay_ok(cn, &res, p->formula, p->kind)) {
             fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
             result_clear(&res);

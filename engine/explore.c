@@ -41,12 +41,6 @@
  * queueing up behind one another. */
 #define PREFETCH_AHEAD 20
 #define BATCH_BYTES ((size_t)128 << 10)
-/* Place bounds for fixed-width keys may take this long (and a twentieth of
- * the time limit at most): the LPs are a few milliseconds per place on
- * most nets, and a net too big for them is searched with variable keys. */
-#define PLACEBITS_SECONDS 1.0
-/* of that time, what finding one-hot groups may take (onehot.h) */
-#define ONEHOT_SHARE 0.25
 
 typedef enum { P_SUCC, P_END, P_OVERFLOW } pending_kind;
 
@@ -158,15 +152,21 @@ static void find_always(explore_t *ex)
 static store_t *new_store(const cnet_t *cn, const check_options *opt, unsigned flags)
 {
     store_keep keep = flags & EXPLORE_RUNS ? STORE_TRANSITIONS : STORE_KEYS;
-    size_t budget = store_budget(opt->mem_bytes);
-    double seconds = PLACEBITS_SECONDS;
-    if (opt->timeout > 0 && opt->timeout / 20 < seconds)
-        seconds = opt->timeout / 20;
+    size_t budget = opt->budget->bytes;
     double start = mono_now();
-    uint8_t *bits = opt->variable_keys ? NULL : placebits(cn, seconds);
+    uint8_t *bits = NULL;
+    double onehot_seconds = 0;
+    if (!opt->variable_keys) {
+        /* both carved now: the groups get their share of the bounds' time
+         * however long the bounds took */
+        budget_t bounds = budget_carve(opt->budget, CARVE_EXPLORE_PLACEBITS);
+        budget_t onehot = budget_carve(&bounds, CARVE_EXPLORE_ONEHOT);
+        onehot_seconds = budget_seconds(&onehot);
+        bits = placebits(cn, &bounds);
+    }
     double bounds_done = mono_now();
     uint32_t ngroups = 0;
-    uint32_t *group = bits ? onehot_groups(cn, bits, seconds * ONEHOT_SHARE, &ngroups) : NULL;
+    uint32_t *group = bits ? onehot_groups(cn, bits, onehot_seconds, &ngroups) : NULL;
     store_t *st = NULL;
     if (bits && !(flags & EXPLORE_REFS) && !opt->no_compact)
         st = store_new_compact(cn->nplaces, bits, group, cn->ntransitions, budget, keep);
@@ -1073,11 +1073,11 @@ static __attribute__((noinline)) int drain_batch(search *s, size_t nb)
 
 static const char *out_of_time(explore_t *ex)
 {
-    const check_options *opt = ex->opt;
-    if (opt->interrupted && *opt->interrupted)
+    const budget_t *b = ex->opt->budget;
+    if (*b->interrupted)
         return "interrupted";
     double t = mono_now();
-    if (opt->timeout > 0 && t - ex->start >= opt->timeout)
+    if (b->deadline && t >= b->deadline)
         return "time limit reached";
     uint64_t n = store_count(ex->st);
     progress_maybe(&ex->prog, t, n, ex->edges, store_bytes(ex->st) + ex->scratch_bytes,
@@ -1118,8 +1118,7 @@ explore_status explore_bfs(explore_t *ex, const explore_visitor *v, void *ctx, r
         fprintf(stderr, "explore: enabledness on keys, %s\n",
                 ex->kn->tab ? "by tables" : ex->kn->ntransitions > 32 ? "tested again on changes"
                                                                       : "tested");
-    if (ex->opt->timeout > 0)
-        store_set_deadline(ex->st, ex->start + ex->opt->timeout);
+    store_set_deadline(ex->st, ex->opt->budget->deadline);
     progress_start(&ex->prog, ex->opt, ex->name ? ex->name : "explore", "queue", ex->start);
     ex->next = store_first(ex->st);
     ex->run_left = 0;

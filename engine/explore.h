@@ -57,7 +57,7 @@ typedef struct explore_visitor {
  * on_edge's `to` is STORE_NO_REF when the target was known. */
 enum { EXPLORE_RUNS = 1u, EXPLORE_REFS = 2u };
 
-/* NULL when the budget (store_budget(opt->mem_bytes)) or malloc fails. */
+/* NULL when the budget (opt->budget's bytes) or malloc fails. */
 explore_t *explore_new(const cnet_t *cn, const check_options *opt, unsigned flags);
 void explore_free(explore_t *ex);
 

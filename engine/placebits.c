@@ -1,24 +1,17 @@
 /* Place widths from proven bounds (placebits.h). */
 #include "engine/placebits.h"
-#include "lp/lpguard.h"
 #include "engine/onehot.h"
 #include "lp/stateeq.h"
 #include "engine/store.h"
 
 #include <stdlib.h>
 
-/* The share of the time that the invariants get before the linear
- * programs.  Where the search finds nothing it stops at its row limit, so
- * its share costs little; each place it bounds is one linear program
- * fewer. */
-#define INVARIANT_SHARE 0.25
-
 static unsigned bits_for(uint64_t bound)
 {
     return bound ? 64u - (unsigned)__builtin_clzll(bound) : 0u;
 }
 
-uint8_t *placebits(const cnet_t *cn, double seconds)
+uint8_t *placebits(const cnet_t *cn, const budget_t *budget)
 {
     uint32_t P = cn->nplaces;
     uint8_t *bits = calloc(P ? P : 1, 1);
@@ -29,16 +22,16 @@ uint8_t *placebits(const cnet_t *cn, double seconds)
     for (uint32_t i = 0; i < cn->eff_start[cn->ntransitions]; i++)
         if (cn->eff_delta[i] > 0)
             gainable[cn->eff_place[i]] = 1;
-    double deadline = lpg_now() + seconds;
     /* an invariant that holds a place to one token spares its linear
      * program, which is most of the time here on nets of many places */
-    held = onehot_bounds(cn, seconds * INVARIANT_SHARE);
+    budget_t invariants = budget_carve(budget, CARVE_PLACEBITS_INVARIANTS);
+    held = onehot_bounds(cn, budget_seconds(&invariants));
     for (uint32_t p = 0; p < P; p++) {
         uint64_t bound = cn->initial[p];
         if (gainable[p] && held && held[p] != ONEHOT_NO_BOUND) {
             bound = held[p];
         } else if (gainable[p]) {
-            double left = deadline - lpg_now();
+            double left = budget_left(budget);
             if (left <= 0 || stateeq_upper_bound(cn, &p, 1, left, &bound) < 0)
                 goto fail;
         }

@@ -13,10 +13,12 @@
 #define MCK_PLACEBITS_H
 
 #include <stdint.h>
+#include "base/budget.h"
 #include "base/netconv.h"
 
-/* A malloc'd array of nplaces widths, found within `seconds`, or NULL (no
- * bound for some place in that time, or no memory). */
-uint8_t *placebits(const cnet_t *cn, double seconds);
+/* A malloc'd array of nplaces widths, found by budget's deadline (a
+ * carve with one: explore.placebits), or NULL (no bound for some place in
+ * that time, or no memory). */
+uint8_t *placebits(const cnet_t *cn, const budget_t *budget);
 
 #endif

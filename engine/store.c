@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #define REF_MASK ((UINT64_C(1) << STORE_REF_BITS) - 1)
 #define HEADER_MAX 5u    /* a varint of (len << 1 | mode) + 1, len < 2^33 */
@@ -86,17 +85,6 @@ struct store {
     size_t queue_peak;          /* most arena blocks held at once, in bytes */
     int ct_broken;              /* a move failed halfway: nothing is left */
 };
-
-size_t store_budget(size_t mem_bytes)
-{
-    if (mem_bytes)
-        return mem_bytes;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    size_t half = STORE_DEFAULT_BUDGET_MAX;
-    if (pages > 0 && page > 0 && (uint64_t)pages < SIZE_MAX / 2 / (uint64_t)page)
-        half = (size_t)pages * (size_t)page / 2;
-    return half < STORE_DEFAULT_BUDGET_MAX ? half : STORE_DEFAULT_BUDGET_MAX;
-}
 
 /* ---- little helpers ---- */
 

@@ -34,8 +34,8 @@
  * not fit the budget it keeps filling up to 9/10 before giving up.
  *
  * Memory: table, arena blocks and the block index count against the
- * budget.  A budget of 0 means the default: half of the physical memory,
- * at most 8 GiB (STORE_DEFAULT_BUDGET_MAX).  No allocation happens per
+ * budget, the bytes of the run's budget or of a part a checker carved out
+ * of it (base/budget.h).  No allocation happens per
  * state: blocks are 2 MiB huge pages when the budget is at least 256 MiB,
  * else STORE_BLOCK_MIN bytes (more when a single record of the net could be
  * larger); the table is on huge pages once it reaches 2 MiB.
@@ -65,12 +65,8 @@ typedef uint64_t store_ref;
 #define STORE_NO_REF ((store_ref)0xffffffffffull)   /* the root's parent */
 #define STORE_REF_BITS 40
 #define STORE_BLOCK_MIN ((size_t)256 << 10)
-#define STORE_DEFAULT_BUDGET_MAX ((size_t)8 << 30)
 
 typedef struct store store_t;
-
-/* The budget a mem_bytes option stands for (0 -> the default). */
-size_t store_budget(size_t mem_bytes);
 
 /* What a record keeps beside its key.  STORE_PARENTS: the parent record
  * and the transition (store_parent), or a state number (store_number).

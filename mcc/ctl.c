@@ -28,10 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Shares of the remaining time: the state equation, then the local checks
- * (the graph gets the rest). */
-#define LP_SHARE 0.25
-#define LOCAL_SHARE 0.4
 #define UNKNOWN 2
 
 enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4 };
@@ -158,14 +154,14 @@ static int add_facts(ctl_query *q, const tree_t *t)
 
 /* The state equation on each open fact: ψ unreachable makes E F ψ false,
  * ¬ψ unreachable makes A G ψ true. */
-static void lp_facts(const mcc_run *r, ctl_query *q, size_t n, int dead0, double until)
+static void lp_facts(const mcc_run *r, ctl_query *q, size_t n, int dead0, const budget_t *stage)
 {
     size_t todo = 0;
     for (size_t i = 0; i < n; i++)
         todo += q[i].decided ? 0 : q[i].nfacts;
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; !q[i].decided && k < q[i].nfacts; k++, todo--) {
-            double left = until - mcc_now();
+            double left = budget_left(stage);
             if (left <= 0)
                 return;
             fact *f = &q[i].facts[k];
@@ -235,7 +231,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
         if (!q[i].decided)
             open[k++] = q[i].formula;
     check_options opt;
-    mcc_search_options(r, 0, &opt);
+    mcc_search_options(r, r->budget, &opt);
     result_t res;
     result_init(&res);
     sweep s = {r, q, n, k, dead0};
@@ -279,7 +275,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
 
 /* Step 4: each open formula gets an equal part of what is left of the
  * local checks' time, so that quick ones leave theirs to the next. */
-static void local_checks(const mcc_run *r, ctl_query *q, size_t n, double until)
+static void local_checks(const mcc_run *r, ctl_query *q, size_t n, const budget_t *stage)
 {
     size_t open = 0;
     for (size_t i = 0; i < n; i++)
@@ -287,12 +283,11 @@ static void local_checks(const mcc_run *r, ctl_query *q, size_t n, double until)
     for (size_t i = 0; i < n && open; i++) {
         if (q[i].decided)
             continue;
-        double left = until - mcc_now();
-        if (left <= 0)
+        if (budget_left(stage) <= 0)
             return;
+        budget_t part = budget_carve_part(stage, CARVE_MCC_CTL_LOCAL_FORMULA, open--);
         check_options opt;
-        mcc_search_options(r, 0, &opt);
-        opt.timeout = left / (double)open--;
+        mcc_search_options(r, &part, &opt);
         char why[128], buf[160];
         uint64_t states = 0;
         int v = ctl_local_check(r->cn, q[i].formula, &opt, &states, why, sizeof why);
@@ -350,13 +345,17 @@ int mcc_ctl(mcc_run *r, const char *path)
     size_t open = 0;
     for (size_t i = 0; i < n; i++)
         open += !q[i].decided;
-    if (open && !r->no_lp)
-        lp_facts(r, q, n, dead0, mcc_now() + LP_SHARE * mcc_time_left(r));
+    if (open && !r->no_lp) {
+        budget_t lp = budget_carve(r->budget, CARVE_MCC_CTL_LP);
+        lp_facts(r, q, n, dead0, &lp);
+    }
     open = 0;
     for (size_t i = 0; i < n; i++)
         open += !q[i].decided;
-    if (open)
-        local_checks(r, q, n, mcc_now() + LOCAL_SHARE * mcc_time_left(r));
+    if (open) {
+        budget_t local = budget_carve(r->budget, CARVE_MCC_CTL_LOCAL);
+        local_checks(r, q, n, &local);
+    }
     open = 0;
     for (size_t i = 0; i < n; i++)
         open += !q[i].decided;

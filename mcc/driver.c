@@ -4,27 +4,13 @@
  * and hands over to the examination's family. */
 #include "mcc/mcc.h"
 #include "mcc/internal.h"
-#include "engine/store.h"
 #include "input/input.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define DEFAULT_SECONDS 3600.0
-/* Answers must be out before the harness kills us: searching stops this
- * long before the time confinement ends (a tenth of it, at least 2 s and at
- * most a minute: the end of a search, the last answers and exit are
- * quick). */
-#define MARGIN_SHARE 0.1
-#define MARGIN_MIN 2.0
-#define MARGIN_MAX 60.0
-/* Of a memory confinement, the share given to search data; the rest is
- * for the net, the process and the allocator's slack. */
-#define MEMORY_SHARE 0.75
 
 typedef enum { FAMILY_STATE_SPACE, FAMILY_GLOBAL, FAMILY_FORMULAS, FAMILY_CTL, FAMILY_LTL } family;
 
@@ -56,58 +42,15 @@ double mcc_now(void)
 
 double mcc_time_left(const mcc_run *r)
 {
-    double left = r->deadline - mcc_now();
-    return left > 0 ? left : 0;
+    return budget_left(r->budget);
 }
 
-size_t mcc_budget(const mcc_run *r)
-{
-    return store_budget(r->mem_bytes);
-}
-
-void mcc_search_options(const mcc_run *r, size_t mem_bytes, check_options *opt)
+void mcc_search_options(const mcc_run *r, const budget_t *budget, check_options *opt)
 {
     memset(opt, 0, sizeof *opt);
-    /* explore treats 0 as "no limit": an exhausted budget still gets a
-     * moment, which ends the search at its first clock check. */
-    double left = mcc_time_left(r);
-    opt->timeout = left > 0.001 ? left : 0.001;
-    opt->mem_bytes = mem_bytes ? mem_bytes : r->mem_bytes;
+    opt->budget = budget;
     opt->progress = r->verbose > 1;
     opt->verbose = r->verbose;
-    opt->interrupted = r->interrupted;
-}
-
-/* ---- environment ---- */
-
-static double env_seconds(void)
-{
-    const char *s = getenv("BK_TIME_CONFINEMENT");
-    char *end;
-    if (!s || !*s)
-        return DEFAULT_SECONDS;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !(v > 0) || v > 1e9) {
-        fprintf(stderr, "mck mcc: ignoring BK_TIME_CONFINEMENT='%s'\n", s);
-        return DEFAULT_SECONDS;
-    }
-    return v;
-}
-
-static size_t env_memory(void)
-{
-    const char *s = getenv("BK_MEMORY_CONFINEMENT");
-    char *end;
-    if (!s || !*s)
-        return 0;
-    errno = 0;
-    unsigned long long mib = strtoull(s, &end, 10);
-    if (errno || *end || mib == 0 || *s == '-' || mib > (SIZE_MAX >> 21)) {
-        fprintf(stderr, "mck mcc: ignoring BK_MEMORY_CONFINEMENT='%s'\n", s);
-        return 0;
-    }
-    return (size_t)((double)((size_t)mib << 20) * MEMORY_SHARE);
 }
 
 /* ---- the instance folder ---- */
@@ -214,7 +157,7 @@ static void print_usage(FILE *out)
                  "  DIR/EXAMINATION.xml) with the contest's answer lines on standard output.\n"
                  "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
                  "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n"
-                 "  -v: what each technique decided, on standard error.\n"
+                 "  -v: the budget and what each technique decided, on standard error.\n"
                  "  --por=off: no partial-order reduction (stubborn sets) in the searches\n"
                  "    for deadlocks, reachability and LTL; on by default.\n"
                  "  --reduce=off: no structural reduction of the net before the searches\n"
@@ -263,11 +206,9 @@ static int usage(const char *msg, const char *arg)
 
 int mcc_main(int argc, char **argv, budget_t *budget)
 {
-    static volatile int never;
     mcc_run r;
     memset(&r, 0, sizeof r);
-    r.start = mcc_now();
-    r.interrupted = budget->interrupted ? budget->interrupted : &never;
+    r.budget = budget;
     const char *xml = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -296,10 +237,14 @@ int mcc_main(int argc, char **argv, budget_t *budget)
         k++;
     if (k == sizeof exams / sizeof exams[0])
         return usage("unknown examination '%s'", r.exam);
-    double seconds = env_seconds(), margin = MARGIN_SHARE * seconds;
-    margin = margin < MARGIN_MIN ? MARGIN_MIN : margin > MARGIN_MAX ? MARGIN_MAX : margin;
-    r.deadline = r.start + (seconds > margin ? seconds - margin : 0);
-    r.mem_bytes = env_memory();
+    const char *time_s = getenv("BK_TIME_CONFINEMENT"), *mem_s = getenv("BK_MEMORY_CONFINEMENT");
+    int bad = budget_set_benchkit(budget, time_s, mem_s, r.verbose ? stderr : NULL);
+    if (bad & BUDGET_BAD_TIME)
+        fprintf(stderr, "mck mcc: ignoring BK_TIME_CONFINEMENT='%s'\n", time_s);
+    if (bad & BUDGET_BAD_MEMORY)
+        fprintf(stderr, "mck mcc: ignoring BK_MEMORY_CONFINEMENT='%s'\n", mem_s);
+    if (r.verbose)
+        budget_report(budget, stderr);
     if (xml && mcc_xml_open(xml, r.exam) < 0)
         return 2;
     int rc = 0;

@@ -16,9 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Share of the remaining time the pre-pass may use. */
-#define PREPASS_SHARE 0.3
-
 typedef struct sweep {
     const cnet_t *cn;
     mcc_query **open;
@@ -183,7 +180,7 @@ static void restore_formulas(mcc_query **owner, size_t n, const tree_t **saved)
 static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
 {
     check_options opt;
-    mcc_search_options(r, 0, &opt);
+    mcc_search_options(r, r->budget, &opt);
     int keep_runs = mcc_xml_active();
     mcc_reduced red;
     const tree_t **saved = malloc((n ? n : 1) * sizeof *saved);
@@ -247,7 +244,8 @@ static int usable(const mcc_property *p)
 
 static int run_queries(const mcc_run *r, mcc_query *q, size_t n)
 {
-    size_t left = mcc_prepass(r, q, n, mcc_now() + PREPASS_SHARE * mcc_time_left(r));
+    budget_t prepass = budget_carve(r->budget, CARVE_MCC_PREPASS);
+    size_t left = mcc_prepass(r, q, n, &prepass);
     if (left) {
         mcc_query **open = malloc(n * sizeof *open);
         if (!open)

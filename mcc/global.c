@@ -34,12 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Share of the time left given to the state equation before the search,
- * then to random walks (which find deep deadlocks, unsafe markings and
- * rare transitions a breadth-first search may not reach in time). */
-#define LP_BEFORE_SHARE 0.3
-#define WALK_SHARE 0.1
-#define WALK_MAX_SECONDS 5.0   /* a small net's search should not wait long */
 #define WALK_DEPTH 100000
 
 typedef enum { G_DEADLOCK, G_ONESAFE, G_QUASI, G_STABLE, G_LIVE } question;
@@ -269,8 +263,8 @@ static int liveness(const mcc_run *r, watch *w)
     char why[96];
     graph_drop_refs(w->g);
     int live;
-    if (graph_components_of(w->g, w->tclass, w->ntclass, mcc_budget(r), r->deadline, 1, &live,
-                            NULL, why, sizeof why) < 0) {
+    if (graph_components_of(w->g, w->tclass, w->ntclass, r->budget->bytes, r->budget->deadline,
+                            1, &live, NULL, why, sizeof why) < 0) {
         fprintf(stderr, "mck mcc: Liveness: %s\n", why);
         return 0;
     }
@@ -303,14 +297,11 @@ static int conclude(const mcc_run *r, watch *w, explore_status st, const mcc_evi
 static int lp_before(const mcc_run *r, const watch *w, question q)
 {
     /* its systems bound single places, not a colored place's copies */
-    if (r->no_lp || (q == G_ONESAFE && w->pclass))
+    if (r->no_lp || (q == G_ONESAFE && w->pclass) || (q != G_DEADLOCK && q != G_ONESAFE))
         return 0;
-    double until = mcc_now() + LP_BEFORE_SHARE * mcc_time_left(r);
-    if (q == G_DEADLOCK)
-        return mcc_lp_no_deadlock(r, names[q], until);
-    if (q == G_ONESAFE)
-        return mcc_lp_one_safe(r, names[q], until);
-    return 0;
+    budget_t lp = budget_carve(r->budget, CARVE_MCC_GLOBAL_LP);
+    return q == G_DEADLOCK ? mcc_lp_no_deadlock(r, names[q], lp.deadline)
+                           : mcc_lp_one_safe(r, names[q], lp.deadline);
 }
 
 /* ---- random walks ---- */
@@ -342,9 +333,9 @@ static int walk_before(const mcc_run *r, watch *w)
     walk_result res;
     if (r->no_walk)
         return 0;
-    double share = WALK_SHARE * mcc_time_left(r);
-    double until = mcc_now() + (share < WALK_MAX_SECONDS ? share : WALK_MAX_SECONDS);
-    int found = walk_run(r->cn, until, r->interrupted, 1, WALK_DEPTH, walk_step, w, &res);
+    budget_t walk = budget_carve(r->budget, CARVE_MCC_GLOBAL_WALK);
+    int found = walk_run(r->cn, walk.deadline, r->budget->interrupted, 1, WALK_DEPTH, walk_step,
+                         w, &res);
     if (r->verbose)
         fprintf(stderr, "mck mcc: %s: %llu random walks, %llu steps%s\n", names[w->q],
                 (unsigned long long)res.walks, (unsigned long long)res.steps,
@@ -374,12 +365,15 @@ static uint32_t reduce_for_deadlock(void *ctx, const nc_count *m, const uint32_t
 
 static int explore_for(const mcc_run *r, watch *w)
 {
-    /* Liveness splits the budget between the markings and the graph, which
-     * takes more: 16 bytes a state and 8 an edge. */
-    size_t budget = mcc_budget(r);
+    /* Liveness splits the budget between the markings and the graph */
+    budget_t states = *r->budget, graph = *r->budget;
+    if (w->q == G_LIVE) {
+        states = budget_carve(r->budget, CARVE_MCC_LIVENESS_STATES);
+        graph = budget_carve(r->budget, CARVE_MCC_LIVENESS_GRAPH);
+    }
     check_options opt;
-    mcc_search_options(r, w->q == G_LIVE ? budget / 3 : 0, &opt);
-    if (w->q == G_LIVE && !(w->g = graph_new(budget - budget / 3)))
+    mcc_search_options(r, &states, &opt);
+    if (w->q == G_LIVE && !(w->g = graph_new(graph.bytes)))
         fprintf(stderr, "mck mcc: Liveness: no room for the graph; only FALSE can be shown\n");
     /* a deadlock or an unsafe marking is shown by the run to it */
     int keep_runs = mcc_xml_active() && (w->q != G_QUASI && w->q != G_STABLE);

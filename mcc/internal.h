@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base/budget.h"
 #include "base/netconv.h"
 #include "base/result.h"
 #include "base/tree.h"
@@ -42,10 +43,9 @@ typedef struct mcc_run {
     net_t *net;
     const cnet_t *cn;
     mcc_structure st;
-    double start;          /* mcc_now() at start-up */
-    double deadline;       /* mcc_now() value by which every answer must be out */
-    size_t mem_bytes;      /* budget of search data; 0 = the store's default */
-    volatile int *interrupted;
+    /* the run's, from BenchKit's confinements: its deadline is when every
+     * answer must be out, its bytes are for search data */
+    const budget_t *budget;
     int verbose;
     int no_por;            /* --por=off: searches fire every enabled transition */
     int no_reduce;         /* --reduce=off: searches run on the net as given */
@@ -55,11 +55,8 @@ typedef struct mcc_run {
 
 double mcc_now(void);                           /* monotonic seconds */
 double mcc_time_left(const mcc_run *r);         /* >= 0 */
-/* Options for an exploration that must end by the run's deadline, with
- * mem_bytes of budget (0: the run's). */
-void mcc_search_options(const mcc_run *r, size_t mem_bytes, check_options *opt);
-/* The budget mem_bytes stands for once the default is resolved. */
-size_t mcc_budget(const mcc_run *r);
+/* Options for a search within budget: the run's, or a part of it. */
+void mcc_search_options(const mcc_run *r, const budget_t *budget, check_options *opt);
 
 /* The run that shows a value, in transitions of the compiled net: a
  * witness of a reachable property, or a counterexample to an invariant.

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void check_one(const mcc_run *r, const mcc_property *p, double share)
+static void check_one(const mcc_run *r, const mcc_property *p, const budget_t *share)
 {
     int changed = 0;
     tree_t *f = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
@@ -23,8 +23,7 @@ static void check_one(const mcc_run *r, const mcc_property *p, double share)
         return;
     }
     check_options opt;
-    mcc_search_options(r, 0, &opt);
-    opt.timeout = share;
+    mcc_search_options(r, share, &opt);
     opt.want_run = mcc_xml_active();
     opt.partial_order = !r->no_por;
     /* without X and deadlock the net may be reduced for f (reduce/reduce.h) */
@@ -100,10 +99,10 @@ int mcc_ltl(mcc_run *r, const char *path)
         for (size_t i = 0; i < set->n && todo; i++) {
             if (done[i])
                 continue;
-            double share = mcc_time_left(r) / (double)todo--;
+            budget_t share = budget_carve_part(r->budget, CARVE_MCC_LTL_FORMULA, todo--);
             size_t before = mcc_answers_printed();
-            if (share > 0.001)
-                check_one(r, &set->props[i], share);
+            if (budget_seconds(&share) > 0.001)
+                check_one(r, &set->props[i], &share);
             if (mcc_answers_printed() != before) {
                 done[i] = 1;
                 open--;

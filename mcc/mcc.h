@@ -12,7 +12,8 @@
  * as designed (whether or not every value was found), 1 when the model or
  * property file could not be read or the --xml file not written, 2 on a
  * usage error (or an --xml file that cannot be created). */
-/* budget->interrupted: set by SIGINT/SIGTERM (main.c).  An interrupted
+/* budget: the run's (main.c), whose limits mcc sets from BenchKit's
+ * variables.  budget->interrupted: set by SIGINT/SIGTERM.  An interrupted
  * run ends like one out of time: the answers found so far, CANNOT_COMPUTE
  * for the rest. */
 int mcc_main(int argc, char **argv, budget_t *budget);

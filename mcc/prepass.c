@@ -95,7 +95,7 @@ static size_t collect_open(mcc_query *q, size_t n, mcc_query **open)
     return k;
 }
 
-size_t mcc_prepass(const mcc_run *r, mcc_query *q, size_t n, double until)
+size_t mcc_prepass(const mcc_run *r, mcc_query *q, size_t n, const budget_t *stage)
 {
     mcc_query **open = malloc((n ? n : 1) * sizeof *open);
     if (!open)
@@ -105,12 +105,12 @@ size_t mcc_prepass(const mcc_run *r, mcc_query *q, size_t n, double until)
         rows++;
     size_t k = collect_open(q, n, open);
     for (size_t i = 0; i < rows && k; i++) {
-        /* each decider gets an equal share of what the pre-pass has left */
-        double now = mcc_now(), share = until > now ? (until - now) / (double)(rows - i) : 0;
         if ((r->no_lp && mcc_deciders[i].run == mcc_decide_state_equation) ||
             (r->no_walk && mcc_deciders[i].run == mcc_decide_random_walk))
             continue;
-        mcc_deciders[i].run(r, open, k, now + share);
+        budget_t part = budget_carve_part(stage, CARVE_MCC_PREPASS_DECIDER, rows - i);
+        double now = part.start;
+        mcc_deciders[i].run(r, open, k, part.deadline);
         size_t left = collect_open(q, n, open);
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s settled %zu of %zu (%.2f s)\n", mcc_deciders[i].name,

@@ -72,8 +72,8 @@ void mcc_decide_random_walk(const mcc_run *r, mcc_query *const *open, size_t n, 
 void mcc_decide_state_equation(const mcc_run *r, mcc_query *const *open, size_t n,
                                double deadline);
 
-/* Runs every decider on the open queries of q[0..n), giving the pre-pass
- * as a whole until `until`; returns how many are still open. */
-size_t mcc_prepass(const mcc_run *r, mcc_query *q, size_t n, double until);
+/* Runs every decider on the open queries of q[0..n), the pre-pass as a
+ * whole within stage (its deadline); returns how many are still open. */
+size_t mcc_prepass(const mcc_run *r, mcc_query *q, size_t n, const budget_t *stage);
 
 #endif

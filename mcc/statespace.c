@@ -33,7 +33,7 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
 int mcc_state_space(mcc_run *r)
 {
     check_options opt;
-    mcc_search_options(r, 0, &opt);
+    mcc_search_options(r, r->budget, &opt);
     tally t = {r->cn->nplaces, 0, 0};
     explore_visitor v = {on_state, NULL, NULL, "StateSpace", 0};
     explore_t *ex = explore_new(r->cn, &opt, 0);

@@ -77,7 +77,8 @@ void mcc_decide_random_walk(const mcc_run *r, mcc_query *const *open, size_t n, 
     for (uint64_t seed = 1; mcc_now() < deadline; seed++) {
         walk_result res;
         w.hit = NULL;
-        int found = walk_run(r->cn, deadline, r->interrupted, seed, WALK_DEPTH, step, &w, &res);
+        int found = walk_run(r->cn, deadline, r->budget->interrupted, seed, WALK_DEPTH, step, &w,
+                             &res);
         if (found > 0 && w.hit) {
             mcc_evidence ev = {w.value ? RUN_WITNESS : RUN_COUNTEREXAMPLE, res.run, res.run_len,
                                RESULT_NO_LOOP};

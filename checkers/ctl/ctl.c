@@ -156,21 +156,22 @@ ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size
         return NULL;
     }
     m->cn = cn;
-    m->deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
-    m->interrupted = opt->interrupted;
-    /* a third for the markings, the rest for the graph, the atoms and the
-     * evaluation's arrays (which take more than the markings) */
-    size_t total = store_budget(opt->mem_bytes);
+    m->deadline = opt->budget->deadline;
+    m->interrupted = opt->budget->interrupted;
+    budget_t states = budget_carve(opt->budget, CARVE_CTL_STATES);
+    budget_t model = budget_carve(opt->budget, CARVE_CTL_MODEL);
+    budget_t graph = budget_carve(&model, CARVE_CTL_GRAPH);
     check_options sub = *opt;
-    sub.mem_bytes = total / 3;
-    m->budget = total - total / 3;
+    sub.budget = &states;
+    m->budget = model.bytes;
+    m->total = opt->budget->bytes;
     for (size_t i = 0; i < n; i++)
         if (collect_atoms(m, formulas[i]) < 0) {
             ctl_model_free(m);
             result_unknown(res, "memory budget exhausted");
             return NULL;
         }
-    m->g = graph_new(m->budget / 2);
+    m->g = graph_new(graph.bytes);
     explore_t *ex = m->g ? explore_new(cn, &sub, EXPLORE_REFS) : NULL;
     if (!ex) {
         ctl_model_free(m);
@@ -201,11 +202,10 @@ ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size
 /* ---- evaluation ---- */
 
 /* Once the graph is built the markings' store is gone, so the evaluation
- * may use what it had: the model's two thirds of the budget plus the
- * store's third. */
+ * may use what it had: the whole budget. */
 static int fits(const ctl_model *m, size_t bytes)
 {
-    return m->bytes + bytes <= m->budget + m->budget / 2;
+    return m->bytes + bytes <= m->total;
 }
 
 int ctl_tick(ctl_model *m)

@@ -39,8 +39,8 @@ uint64_t ctl_model_states(const ctl_model *m);
 
 /* The value of f in the initial marking: 1, 0, or -1 when f has an
  * operator outside CTL or an atom the model was not built for, when memory
- * ran out, or when the deadline (opt->timeout of the build, counted from
- * the build's start) passed; why says which. */
+ * ran out, or when the deadline (of the budget the build was given)
+ * passed; why says which. */
 int ctl_model_check(ctl_model *m, const tree_t *f, char *why, size_t whylen);
 
 /* The run that shows the value of f at the initial marking, when the

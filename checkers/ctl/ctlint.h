@@ -18,6 +18,7 @@ struct ctl_model {
     uint64_t *pred_off;        /* predecessor lists (CSR), built on first need */
     uint32_t *preds;
     size_t bytes, budget;      /* what the model and its evaluations take */
+    size_t total;              /* the evaluation's, once the markings are gone */
     double deadline;           /* 0: none */
     volatile int *interrupted;
     uint64_t ticks;

@@ -444,12 +444,13 @@ int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
     local L;
     memset(&L, 0, sizeof L);
     L.cn = cn;
-    L.deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
-    L.interrupted = opt->interrupted;
+    L.deadline = opt->budget->deadline;
+    L.interrupted = opt->budget->interrupted;
     progress_start(&L.prog, opt, "ctl-local", NULL, mono_now());
-    size_t total = store_budget(opt->mem_bytes);
-    L.budget = total / 2;
-    L.st = store_new(cn->nplaces, total - total / 2, 1);
+    budget_t nodes = budget_carve(opt->budget, CARVE_CTL_LOCAL_NODES);
+    budget_t markings = budget_carve(opt->budget, CARVE_CTL_LOCAL_STATES);
+    L.budget = nodes.bytes;
+    L.st = store_new(cn->nplaces, markings.bytes, 1);
     if (L.st)
         store_set_deadline(L.st, L.deadline);
     L.key = L.st ? malloc(store_key_max(L.st) + 8) : NULL;

@@ -233,16 +233,10 @@ void ctl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         ctl_model_free(m);
     } else if (strstr(res->reason, "memory")) {
         /* the graph did not fit: the local check may still need only part
-         * of the state space (no run then) */
-        check_options rest = *opt;
-        if (opt->timeout > 0) {
-            rest.timeout = opt->timeout - (mono_now() - start);
-            if (rest.timeout <= 0)
-                rest.timeout = 0.001;
-        }
+         * of the state space (no run then), by the same deadline */
         char why[128];
         uint64_t states = 0;
-        int v = ctl_local_check(cn, formula, &rest, &states, why, sizeof why);
+        int v = ctl_local_check(cn, formula, opt, &states, why, sizeof why);
         if (v >= 0) {
             res->answer = v ? ANSWER_YES : ANSWER_NO;
             res->reason[0] = '\0';

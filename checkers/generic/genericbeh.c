@@ -14,12 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Of the time given, the exploration's share; the state equation gets
- * what it leaves. */
-#define EXPLORE_SHARE 0.7
-/* Without a time limit, each state-equation question gets this long. */
-#define LP_DEFAULT_SECONDS 10.0
-
 typedef struct watch {
     const cnet_t *cn;
     uint8_t *marked, *fired;
@@ -198,19 +192,25 @@ static void components(const cnet_t *cn, watch *w, size_t budget, double deadlin
 }
 
 /* The state equation on what the exploration left open. */
-static void state_equation(const cnet_t *cn, double seconds, gp_result *out)
+static void state_equation(const cnet_t *cn, const budget_t *lp, gp_result *out)
 {
     gp_value *v = out->v;
     const char *T = "LINEAR_EQUATIONS";
-    if (v[GP_DEADLOCK].value < 0 && seconds > 0) {
+    if (!(budget_seconds(lp) > 0))
+        return;
+    /* both carved now: the second question's time does not depend on how
+     * long the first took */
+    budget_t deadlock = budget_carve(lp, CARVE_GENERIC_LP_DEADLOCK);
+    budget_t safe = budget_carve(lp, CARVE_GENERIC_LP_SAFE);
+    if (v[GP_DEADLOCK].value < 0) {
         tree_t *dead = tree_deadlock();
-        if (dead && stateeq_unreachable(cn, dead, seconds / 2) == SE_UNREACHABLE)
+        if (dead && stateeq_unreachable(cn, dead, budget_seconds(&deadlock)) == SE_UNREACHABLE)
             gp_set(&v[GP_DEADLOCK], 0, T, "the state equation has no solution without an enabled "
                    "transition");
         tree_free(dead);
     }
-    if (v[GP_SAFE].value < 0 && seconds > 0) {
-        double until = mono_now() + seconds / 2;
+    if (v[GP_SAFE].value < 0) {
+        double until = mono_now() + budget_seconds(&safe);
         uint32_t p = 0;
         for (; p < cn->nplaces; p++) {
             uint64_t bound;
@@ -226,7 +226,6 @@ static void state_equation(const cnet_t *cn, double seconds, gp_result *out)
 
 void generic_behavioural(const cnet_t *cn, const check_options *opt, gp_result *out)
 {
-    double start = mono_now();
     for (int i = GP_SAFE; i <= GP_LIVE; i++)
         gp_set(&out->v[i], -1, "EXPLICIT", "not decided");
     watch w;
@@ -234,12 +233,11 @@ void generic_behavioural(const cnet_t *cn, const check_options *opt, gp_result *
     w.cn = cn;
     w.marked = calloc(cn->nplaces ? cn->nplaces : 1, 1);
     w.fired = calloc(cn->ntransitions ? cn->ntransitions : 1, 1);
-    size_t budget = store_budget(opt->mem_bytes);
+    budget_t states = budget_carve(opt->budget, CARVE_GENERIC_STATES);
+    budget_t graph = budget_carve(opt->budget, CARVE_GENERIC_GRAPH);
     check_options sub = *opt;
-    sub.mem_bytes = budget / 3;
-    if (opt->timeout > 0)
-        sub.timeout = EXPLORE_SHARE * opt->timeout;
-    w.g = graph_new(budget - budget / 3);
+    sub.budget = &states;
+    w.g = graph_new(graph.bytes);
     explore_t *ex = w.marked && w.fired ? explore_new(cn, &sub, EXPLORE_RUNS | EXPLORE_REFS) : NULL;
     if (!ex) {
         for (int i = GP_SAFE; i <= GP_LIVE; i++)
@@ -253,12 +251,13 @@ void generic_behavioural(const cnet_t *cn, const check_options *opt, gp_result *
         out->complete = st == EXPLORE_DONE;
         conclude(cn, ex, &w, out->complete, res.states, res.reason, out);
         explore_free(ex);
-        double deadline = opt->timeout > 0 ? start + opt->timeout : 0;
+        /* the exploration's store is gone: the graph and its components
+         * share the whole budget */
         if (out->complete)
-            components(cn, &w, budget, deadline, out);
+            components(cn, &w, opt->budget->bytes, opt->budget->deadline, out);
         result_clear(&res);
-        double left = opt->timeout > 0 ? start + opt->timeout - mono_now() : 2 * LP_DEFAULT_SECONDS;
-        state_equation(cn, left, out);
+        budget_t lp = budget_carve(opt->budget, CARVE_GENERIC_LP);
+        state_equation(cn, &lp, out);
     }
     gp_value *dead = &out->v[GP_DEAD_TRANSITIONS], *quasi = &out->v[GP_QUASI_LIVE];
     gp_set(quasi, dead->value < 0 ? -1 : !dead->value, dead->techniques, "%s", dead->explanation);

@@ -551,13 +551,14 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     P.mode = mode;
     P.np = cn->nplaces + 1;
     P.m_of = UINT32_MAX;
-    P.deadline = opt->timeout > 0 ? start + opt->timeout : 0;
-    P.interrupted = opt->interrupted;
+    P.deadline = opt->budget->deadline;
+    P.interrupted = opt->budget->interrupted;
     P.max_states = opt->max_states;
     progress_start(&P.prog, opt, "ltl", "stack", start);
-    size_t total = store_budget(opt->mem_bytes);
-    P.budget = total / 3;
-    P.st = store_new(P.np, total - total / 3, 1);
+    budget_t stack = budget_carve(opt->budget, CARVE_LTL_STACK);
+    budget_t states = budget_carve(opt->budget, CARVE_LTL_STATES);
+    P.budget = stack.bytes;
+    P.st = store_new(P.np, states.bytes, 1);
     if (P.st)
         store_set_deadline(P.st, P.deadline);
     P.key = P.st ? malloc(store_key_max(P.st) + 8) : NULL;

@@ -12,6 +12,7 @@
 #include "lassoeval.h"
 #include "replay.h"
 #include "base/result.h"
+#include "budgets.h"
 #include "rnd.h"
 #include "base/tree.h"
 
@@ -132,8 +133,11 @@ static int replays(const net_t *net, const result_t *res, const tree_t *f)
 
 static check_options options(void)
 {
+    static budget_t budget;
+    budget = unit_budget(0, 0);
     check_options opt;
     memset(&opt, 0, sizeof opt);
+    opt.budget = &budget;
     opt.want_run = 1;
     opt.max_states = 5000;    /* unbounded nets end in UNKNOWN on both sides */
     return opt;

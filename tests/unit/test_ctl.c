@@ -12,6 +12,7 @@
 #include "replay.h"
 #include "rnd.h"
 #include "unit.h"
+#include "budgets.h"
 
 #include <stdlib.h>
 
@@ -323,7 +324,8 @@ static tree_t *bin(tree_op op, tree_t *a, tree_t *b)
 static void expect(const net_t *net, tree_t *f, int want, int want_run, const char *what)
 {
     const cnet_t *cn = nc_compile((net_t *)net);
-    check_options opt = {0};
+    budget_t budget = unit_budget(0, 0);
+    check_options opt = {.budget = &budget};
     opt.want_run = 1;
     result_t res;
     result_init(&res);
@@ -424,7 +426,8 @@ static void differential(const char *name, net_t *net, int count)
         tree_t *f = random_formula(net, 1 + (int)rnd(4));
         char want[MAXS];
         naive(g, f, want);
-        check_options opt = {0};
+        budget_t budget = unit_budget(0, 0);
+        check_options opt = {.budget = &budget};
         opt.want_run = 1;
         result_t res;
         result_init(&res);
@@ -469,8 +472,8 @@ static void limits(void)
     nc_create_transition(n, NULL, NULL);
     arc(n, NC_ARC_TP, 0, 0, 1);
     const cnet_t *cn = nc_compile(n);
-    check_options opt = {0};
-    opt.mem_bytes = (size_t)8 << 20;
+    budget_t budget = unit_budget(0, (size_t)8 << 20);
+    check_options opt = {.budget = &budget};
     result_t res;
     result_init(&res);
     tree_t *f = un(T_AG, un(T_EF, ge(0, 1)));
@@ -486,8 +489,8 @@ static void limits(void)
     tree_free(ef);
     result_clear(&res);
     result_init(&res);
-    opt.mem_bytes = 0;
-    opt.timeout = 0.2;
+    budget_t brief = unit_budget(0.2, 0);
+    opt.budget = &brief;
     ctl_run(cn, f, &opt, &res);
     CHECK(res.answer == ANSWER_UNKNOWN && res.reason[0], "unbounded net, 0.2 s: UNKNOWN (%s)",
           res.reason);

@@ -7,6 +7,7 @@
 #include "checkers/stubborn.h"
 #include "engine/explore.h"
 #include "unit.h"
+#include "budgets.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +184,11 @@ static int same_run(const result_t *res, const uint32_t *want, size_t n)
 
 static check_options options(void)
 {
+    static budget_t budget;
+    budget = unit_budget(0, 0);
     check_options opt;
     memset(&opt, 0, sizeof opt);
+    opt.budget = &budget;
     opt.want_run = 1;
     return opt;
 }
@@ -268,7 +272,8 @@ static void test_limits(void)
     check_options opt = options();
     result_t res;
     net_t *n = unbounded_net();
-    opt.mem_bytes = 1000000;
+    budget_t small = unit_budget(0, 1000000);
+    opt.budget = &small;
     run(n, NULL, KIND_DL, &opt, &res);
     CHECK(res.answer == ANSWER_UNKNOWN && strcmp(res.reason, "memory budget exhausted") == 0 &&
           res.run_len == 0, "unbounded, 1 MB: UNKNOWN (%s) after %llu states", res.reason,
@@ -276,7 +281,8 @@ static void test_limits(void)
     CHECK(res.peak_bytes > 0 && res.peak_bytes <= 1000000 + 4096, "peak %zu bytes within budget",
           res.peak_bytes);
     result_clear(&res);
-    opt.mem_bytes = 0;
+    budget_t whole = unit_budget(0, 0);
+    opt.budget = &whole;
     opt.max_states = 1000;
     run(n, NULL, KIND_DL, &opt, &res);
     CHECK(res.answer == ANSWER_UNKNOWN && strcmp(res.reason, "state limit reached") == 0,
@@ -289,15 +295,17 @@ static void test_limits(void)
     result_clear(&res);
     tree_free(f);
     opt.max_states = 0;
-    opt.timeout = 0.05;
-    opt.mem_bytes = (size_t)1 << 30;
+    budget_t brief = unit_budget(0.05, (size_t)1 << 30);
+    opt.budget = &brief;
     run(n, NULL, KIND_DL, &opt, &res);
     CHECK(res.answer == ANSWER_UNKNOWN && strcmp(res.reason, "time limit reached") == 0 &&
           res.seconds < 1, "unbounded, timeout: UNKNOWN (%s) in %.3f s", res.reason, res.seconds);
     result_clear(&res);
-    opt.timeout = 0;
     volatile int stop = 1;
-    opt.interrupted = &stop;
+    budget_t stopped;
+    budget_init(&stopped, &stop);
+    budget_set_limits(&stopped, 0, 0, NULL);
+    opt.budget = &stopped;
     run(n, NULL, KIND_DL, &opt, &res);
     CHECK(res.answer == ANSWER_UNKNOWN && strcmp(res.reason, "interrupted") == 0,
           "interrupt flag: UNKNOWN (%s)", res.reason);

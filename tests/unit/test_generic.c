@@ -4,6 +4,7 @@
 #include "checkers/generic/generic.h"
 #include "replay.h"
 #include "unit.h"
+#include "budgets.h"
 
 #include <stdlib.h>
 
@@ -79,9 +80,8 @@ typedef struct want {
 static void expect(const char *name, net_t *net, const want *w, size_t nw, size_t mem_mb)
 {
     const cnet_t *cn = nc_compile(net);
-    check_options opt = {0};
-    opt.mem_bytes = mem_mb << 20;
-    opt.timeout = 20;
+    budget_t budget = unit_budget(20, mem_mb << 20);
+    check_options opt = {.budget = &budget};
     gp_result r;
     generic_properties(cn, &opt, &r);
     for (size_t i = 0; i < nw; i++) {

@@ -8,6 +8,7 @@
 #include "checkers/reduced.h"
 #include "checkers/stubborn.h"
 #include "unit.h"
+#include "budgets.h"
 
 /* The ```toy block of the guide, written to path. */
 static int extract_model(const char *guide, const char *path)
@@ -51,7 +52,8 @@ static result_t check(net_t *net, const char *formula_path, tree_t **f)
     *f = toy_formula(formula_path, net, &kind);
     if (!*f)
         return res;
-    check_options opt = {0};
+    budget_t budget = unit_budget(0, 0);
+    check_options opt = {.budget = &budget};
     opt.want_run = 1;
     explicit_run(nc_compile(net), *f, kind, &opt, &res);
     return res;

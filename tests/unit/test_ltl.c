@@ -12,6 +12,7 @@
 #include "replay.h"
 #include "rnd.h"
 #include "unit.h"
+#include "budgets.h"
 
 #include <stdlib.h>
 
@@ -218,9 +219,10 @@ static void differential(int graphs, int per_graph, ltl_finite mode, const char 
         const cnet_t *cn = nc_compile(net);
         for (int i = 0; i < per_graph && cn; i++) {
             tree_t *f = random_ltl(&k, 1 + (int)rnd(3));
-            check_options opt = {0};
+            /* tiny graphs: spare the page faults */
+            budget_t budget = unit_budget(0, (size_t)1 << 20);
+            check_options opt = {.budget = &budget};
             opt.want_run = 1;
-            opt.mem_bytes = (size_t)1 << 20;   /* tiny graphs: spare the page faults */
             result_t res;
             result_init(&res);
             ltl_run(cn, f, &opt, mode, &res);
@@ -272,7 +274,8 @@ static tree_t *marked(uint32_t p)
 static void expect(const net_t *net, tree_t *f, ltl_finite mode, answer_t want, const char *what)
 {
     const cnet_t *cn = nc_compile((net_t *)net);
-    check_options opt = {0};
+    budget_t budget = unit_budget(0, 0);
+    check_options opt = {.budget = &budget};
     opt.want_run = 1;
     result_t res;
     result_init(&res);
@@ -308,8 +311,8 @@ static void known_answers(void)
     nc_create_transition(n, NULL, NULL);
     arc(n, NC_ARC_TP, 0, 0);
     const cnet_t *cn = nc_compile(n);
-    check_options opt = {0};
-    opt.mem_bytes = (size_t)8 << 20;
+    budget_t budget = unit_budget(0, (size_t)8 << 20);
+    check_options opt = {.budget = &budget};
     result_t res;
     result_init(&res);
     tree_t *f = tree_unary(T_G, tree_unary(T_F, marked(0)));
