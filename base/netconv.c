@@ -1,5 +1,6 @@
 /* netconv: building, indexing and compiling the intermediate net. */
 #include "base/netconv.h"
+#include "base/strmap.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -93,29 +94,19 @@ const char *nc_status_text(int status)
 }
 
 /* ------------------------------------------------------------------ */
-/* string -> index tables (open addressing, FNV-1a) */
+/* id and name -> index */
 
+/* The keys are the nodes' own id and name strings, which live as long as
+ * the net.  Names need not be unique: an ambiguous name keeps its first
+ * node in the map, and amb (one byte a node, names only) marks that node's
+ * name as shared. */
 typedef struct nc_index {
-    uint32_t *slots;      /* index+1, 0 = empty; ambiguous names hold the
-                           * first index and set the flag in amb */
+    strmap map;
     uint8_t *amb;
-    size_t cap, used;
 } nc_index;
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    while (*s) {
-        h ^= (unsigned char)*s++;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
 
 typedef const char *(*key_of)(const net_t *net, uint32_t i);
 
-static const char *place_id(const net_t *n, uint32_t i) { return n->places[i].id; }
-static const char *trans_id(const net_t *n, uint32_t i) { return n->transitions[i].id; }
 static const char *place_name(const net_t *n, uint32_t i) { return n->places[i].name; }
 static const char *trans_name(const net_t *n, uint32_t i) { return n->transitions[i].name; }
 
@@ -123,83 +114,37 @@ static void index_free(nc_index *x)
 {
     if (!x)
         return;
-    free(x->slots);
+    strmap_free(&x->map);
     free(x->amb);
     free(x);
 }
 
-static int index_grow(nc_index *x, const net_t *net, key_of key)
+static int64_t index_find(const nc_index *x, const char *k)
 {
-    size_t ncap = x->cap ? x->cap * 2 : 64;
-    uint32_t *ns = calloc(ncap, sizeof *ns);
-    uint8_t *na = calloc(ncap, 1);
-    if (!ns || !na) {
-        free(ns);
-        free(na);
+    if (!x)
         return -1;
-    }
-    for (size_t i = 0; i < x->cap; i++) {
-        if (!x->slots[i])
-            continue;
-        size_t j = hash_str(key(net, x->slots[i] - 1)) & (ncap - 1);
-        while (ns[j])
-            j = (j + 1) & (ncap - 1);
-        ns[j] = x->slots[i];
-        na[j] = x->amb[i];
-    }
-    free(x->slots);
-    free(x->amb);
-    x->slots = ns;
-    x->amb = na;
-    x->cap = ncap;
-    return 0;
-}
-
-/* Looks key up; returns the slot (empty or matching). */
-static size_t index_slot(const nc_index *x, const net_t *net, key_of key, const char *k)
-{
-    size_t j = hash_str(k) & (x->cap - 1);
-    while (x->slots[j] && strcmp(key(net, x->slots[j] - 1), k) != 0)
-        j = (j + 1) & (x->cap - 1);
-    return j;
-}
-
-/* Inserts node i.  Returns 0, 1 when the key was present (amb set), -1 on
- * no memory. */
-static int index_add(nc_index *x, const net_t *net, key_of key, uint32_t i)
-{
-    if ((x->used + 1) * 2 > x->cap && index_grow(x, net, key) < 0)
-        return -1;
-    size_t j = index_slot(x, net, key, key(net, i));
-    if (x->slots[j]) {
-        x->amb[j] = 1;
-        return 1;
-    }
-    x->slots[j] = i + 1;
-    x->used++;
-    return 0;
-}
-
-static int64_t index_find(const nc_index *x, const net_t *net, key_of key, const char *k)
-{
-    if (!x || !x->cap || !k)
-        return -1;
-    size_t j = index_slot(x, net, key, k);
-    if (!x->slots[j])
-        return -1;
-    return x->amb[j] ? -2 : (int64_t)(x->slots[j] - 1);
+    int64_t i = strmap_find(&x->map, k);
+    return i >= 0 && x->amb && x->amb[i] ? -2 : i;
 }
 
 static nc_index *index_build(const net_t *net, size_t n, key_of key)
 {
     nc_index *x = calloc(1, sizeof *x);
-    if (!x)
+    if (!x || !(x->amb = calloc(n ? n : 1, 1))) {
+        free(x);
         return NULL;
-    for (size_t i = 0; i < n; i++)
-        if (key(net, (uint32_t)i) && index_add(x, net, key, (uint32_t)i) < 0) {
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t first = (uint32_t)i;
+        const char *k = key(net, (uint32_t)i);
+        int r = k ? strmap_insert(&x->map, k, &first) : 1;
+        if (r < 0) {
             index_free(x);
             return NULL;
         }
+        if (r == 0)
+            x->amb[first] = 1;
+    }
     return x;
 }
 
@@ -364,7 +309,7 @@ int nc_create_place(net_t *net, const char *id, const char *name, nc_count initi
         return NC_ERR_TOO_MANY;
     if (initial > NC_COUNT_MAX)
         return NC_ERR_OVERFLOW;
-    if (id && index_find(net->place_ids, net, place_id, id) >= 0)
+    if (id && index_find(net->place_ids, id) >= 0)
         return NC_ERR_DUPLICATE_ID;
     if (grow((void **)&net->places, &net->cap_places, net->nplaces + 1, sizeof *net->places))
         return NC_ERR_NO_MEMORY;
@@ -379,7 +324,8 @@ int nc_create_place(net_t *net, const char *id, const char *name, nc_count initi
         return NC_ERR_NO_MEMORY;
     }
     uint32_t i = (uint32_t)net->nplaces++;
-    if (id && index_add(net->place_ids, net, place_id, i) < 0) {
+    /* the id is new (looked up above): i stays as it is */
+    if (id && strmap_insert(&net->place_ids->map, p->id, &i) < 0) {
         net->nplaces--;
         free(p->id);
         free(p->name);
@@ -393,7 +339,7 @@ int nc_create_transition(net_t *net, const char *id, const char *name)
 {
     if (net->ntransitions >= NC_MAX_NODES)
         return NC_ERR_TOO_MANY;
-    if (id && index_find(net->transition_ids, net, trans_id, id) >= 0)
+    if (id && index_find(net->transition_ids, id) >= 0)
         return NC_ERR_DUPLICATE_ID;
     if (grow((void **)&net->transitions, &net->cap_transitions, net->ntransitions + 1,
              sizeof *net->transitions))
@@ -408,7 +354,8 @@ int nc_create_transition(net_t *net, const char *id, const char *name)
         return NC_ERR_NO_MEMORY;
     }
     uint32_t i = (uint32_t)net->ntransitions++;
-    if (id && index_add(net->transition_ids, net, trans_id, i) < 0) {
+    /* the id is new (looked up above): i stays as it is */
+    if (id && strmap_insert(&net->transition_ids->map, t->id, &i) < 0) {
         net->ntransitions--;
         free(t->id);
         free(t->name);
@@ -540,13 +487,13 @@ const nc_group *nc_find_group(const net_t *net, int transitions, const char *nam
 
 int64_t nc_find_place(net_t *net, const char *id)
 {
-    int64_t i = index_find(net->place_ids, net, place_id, id);
+    int64_t i = index_find(net->place_ids, id);
     return i < 0 ? -1 : i;
 }
 
 int64_t nc_find_transition(net_t *net, const char *id)
 {
-    int64_t i = index_find(net->transition_ids, net, trans_id, id);
+    int64_t i = index_find(net->transition_ids, id);
     return i < 0 ? -1 : i;
 }
 
@@ -554,14 +501,14 @@ int64_t nc_find_place_by_name(net_t *net, const char *name)
 {
     if (!net->place_names)
         net->place_names = index_build(net, net->nplaces, place_name);
-    return index_find(net->place_names, net, place_name, name);
+    return index_find(net->place_names, name);
 }
 
 int64_t nc_find_transition_by_name(net_t *net, const char *name)
 {
     if (!net->transition_names)
         net->transition_names = index_build(net, net->ntransitions, trans_name);
-    return index_find(net->transition_names, net, trans_name, name);
+    return index_find(net->transition_names, name);
 }
 
 /* ------------------------------------------------------------------ */
