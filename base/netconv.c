@@ -1,5 +1,6 @@
 /* netconv: building, indexing and compiling the intermediate net. */
 #include "base/netconv.h"
+#include "base/grow.h"
 #include "base/strmap.h"
 
 #include <errno.h>
@@ -271,21 +272,6 @@ void nc_free_net(net_t *net)
     free(net);
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *n = realloc(*arr, ncap * elem);
-    if (!n)
-        return -1;
-    *arr = n;
-    *cap = ncap;
-    return 0;
-}
-
 int nc_set_comment(char **field, const char *text)
 {
     char *c = dup_or_null(text);
@@ -311,7 +297,7 @@ int nc_create_place(net_t *net, const char *id, const char *name, nc_count initi
         return NC_ERR_OVERFLOW;
     if (id && index_find(net->place_ids, id) >= 0)
         return NC_ERR_DUPLICATE_ID;
-    if (grow((void **)&net->places, &net->cap_places, net->nplaces + 1, sizeof *net->places))
+    if (GROW(net->places, net->cap_places, net->nplaces + 1))
         return NC_ERR_NO_MEMORY;
     nc_place *p = &net->places[net->nplaces];
     memset(p, 0, sizeof *p);
@@ -341,8 +327,7 @@ int nc_create_transition(net_t *net, const char *id, const char *name)
         return NC_ERR_TOO_MANY;
     if (id && index_find(net->transition_ids, id) >= 0)
         return NC_ERR_DUPLICATE_ID;
-    if (grow((void **)&net->transitions, &net->cap_transitions, net->ntransitions + 1,
-             sizeof *net->transitions))
+    if (GROW(net->transitions, net->cap_transitions, net->ntransitions + 1))
         return NC_ERR_NO_MEMORY;
     nc_transition *t = &net->transitions[net->ntransitions];
     memset(t, 0, sizeof *t);
@@ -388,7 +373,7 @@ int nc_create_arc(net_t *net, nc_arc_kind kind, uint32_t place, uint32_t transit
         a->weight += weight;
         return NC_OK;
     }
-    if (grow((void **)&net->arcs, &net->cap_arcs, net->narcs + 1, sizeof *net->arcs))
+    if (GROW(net->arcs, net->cap_arcs, net->narcs + 1))
         return NC_ERR_NO_MEMORY;
     net->arcs[net->narcs] = (nc_arc){place, transition, kind, weight};
     net->arc_index->slots[j] = (uint32_t)++net->narcs;
@@ -410,7 +395,7 @@ int nc_add_unit(net_t *net, const char *name, int32_t parent)
         return NC_ERR_BAD_INDEX;
     if (net->nunits >= NC_MAX_NODES)
         return NC_ERR_TOO_MANY;
-    if (grow((void **)&net->units, &net->cap_units, net->nunits + 1, sizeof *net->units))
+    if (GROW(net->units, net->cap_units, net->nunits + 1))
         return NC_ERR_NO_MEMORY;
     nc_unit *u = &net->units[net->nunits];
     memset(u, 0, sizeof *u);
@@ -426,13 +411,15 @@ int nc_unit_add_place(net_t *net, uint32_t unit, uint32_t place)
     if (unit >= net->nunits || place >= net->nplaces)
         return NC_ERR_BAD_INDEX;
     nc_unit *u = &net->units[unit];
-    /* grow by doubling: the capacity is the next power of two of nplaces */
+    if (u->nplaces == UINT32_MAX)
+        return NC_ERR_TOO_MANY;
+    /* nc_unit has no room field (it is part of the plugin API): the room is
+     * at least nplaces rounded up to a power of two, so it is full, and
+     * grows, only when nplaces is a power of two */
     if ((u->nplaces & (u->nplaces - 1)) == 0) {
-        size_t ncap = u->nplaces ? (size_t)u->nplaces * 2 : 4;
-        uint32_t *n = realloc(u->places, ncap * sizeof *n);
-        if (!n)
+        size_t room = u->nplaces;
+        if (GROW(u->places, room, room + 1) < 0)
             return NC_ERR_NO_MEMORY;
-        u->places = n;
     }
     u->places[u->nplaces++] = place;
     return NC_OK;
@@ -453,7 +440,7 @@ int nc_add_group(net_t *net, int transitions, const char *name, const uint32_t *
             return NC_ERR_BAD_INDEX;
     if (nc_find_group(net, transitions, name))
         return NC_ERR_DUPLICATE_ID;
-    if (grow((void **)arr, cap, *len + 1, sizeof **arr) < 0)
+    if (grow_array(arr, cap, *len + 1, sizeof **arr) < 0)
         return NC_ERR_NO_MEMORY;
     nc_group *g = &(*arr)[*len];
     g->name = strdup(name);
