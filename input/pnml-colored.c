@@ -15,6 +15,7 @@
  * tree.  It is untrusted all the same: no network, no DTD loading, no
  * entity substitution, and a file that declares entities is refused before
  * libxml2 sees it, so that no entity is ever expanded. */
+#include "base/grow.h"
 #include "base/readfile.h"
 #include "base/strmap.h"
 #include "pnml-colored.h"
@@ -119,23 +120,6 @@ static int put(strmap *m, const char *k, uint32_t v)
 {
     int r = strmap_insert(m, k, &v);
     return r < 0 ? -1 : !r;
-}
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    if (ncap > SIZE_MAX / elem)
-        return -1;
-    void *n = realloc(*arr, ncap * elem);
-    if (!n)
-        return -1;
-    *arr = n;
-    *cap = ncap;
-    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -274,7 +258,7 @@ static int64_t new_sort(reader *R, const xmlNode *n, pc_sort_kind kind)
 {
     pc_net *pn = R->pn;
     if (pn->nsorts >= PC_MAX_COLORS ||
-        grow((void **)&pn->sorts, &pn->cap_sorts, pn->nsorts + 1, sizeof *pn->sorts) < 0)
+        GROW(pn->sorts, pn->cap_sorts, pn->nsorts + 1) < 0)
         return no_memory(R, n);
     pc_sort *s = &pn->sorts[pn->nsorts];
     memset(s, 0, sizeof *s);
@@ -331,7 +315,7 @@ static int64_t enum_sort(reader *R, xmlNode *n)
             return unsupported(R, c, "in an enumeration");
         if (count >= PC_MAX_COLORS)
             return fail(R, c, "enumeration of more than %u constants", PC_MAX_COLORS);
-        if (grow((void **)&pn->consts, &pn->cap_consts, pn->nconsts + 1, sizeof *pn->consts) < 0)
+        if (GROW(pn->consts, pn->cap_consts, pn->nconsts + 1) < 0)
             return no_memory(R, c);
         pc_const *k = &pn->consts[pn->nconsts];
         k->id = need_attr(R, c, "id");
@@ -503,7 +487,7 @@ static int declare_named(reader *R, xmlNode *n)
         free(id);
         return fail(R, n, "<namedsort> needs exactly one sort");
     }
-    if (grow((void **)&R->nameds, &R->cap_nameds, R->nnameds + 1, sizeof *R->nameds) < 0) {
+    if (GROW(R->nameds, R->cap_nameds, R->nnameds + 1) < 0) {
         free(id);
         return no_memory(R, n);
     }
@@ -552,7 +536,7 @@ static int declare_var(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
     char a[64];
-    if (grow((void **)&pn->vars, &pn->cap_vars, pn->nvars + 1, sizeof *pn->vars) < 0)
+    if (GROW(pn->vars, pn->cap_vars, pn->nvars + 1) < 0)
         return no_memory(R, n);
     pc_var *v = &pn->vars[pn->nvars];
     memset(v, 0, sizeof *v);
@@ -1020,7 +1004,7 @@ static int node_id(reader *R, xmlNode *n, char **id)
 static int read_place(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
-    if (grow((void **)&pn->places, &pn->cap_places, pn->nplaces + 1, sizeof *pn->places) < 0)
+    if (GROW(pn->places, pn->cap_places, pn->nplaces + 1) < 0)
         return no_memory(R, n);
     pc_place *p = &pn->places[pn->nplaces];
     memset(p, 0, sizeof *p);
@@ -1063,8 +1047,7 @@ static int read_place(reader *R, xmlNode *n)
 static int read_transition(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
-    if (grow((void **)&pn->transitions, &pn->cap_transitions, pn->ntransitions + 1,
-             sizeof *pn->transitions) < 0)
+    if (GROW(pn->transitions, pn->cap_transitions, pn->ntransitions + 1) < 0)
         return no_memory(R, n);
     pc_transition *t = &pn->transitions[pn->ntransitions];
     memset(t, 0, sizeof *t);
@@ -1092,7 +1075,7 @@ static int read_arc(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
     char a[64], b[64];
-    if (grow((void **)&pn->arcs, &pn->cap_arcs, pn->narcs + 1, sizeof *pn->arcs) < 0)
+    if (GROW(pn->arcs, pn->cap_arcs, pn->narcs + 1) < 0)
         return no_memory(R, n);
     pc_arc *arc = &pn->arcs[pn->narcs];
     memset(arc, 0, sizeof *arc);

@@ -1,6 +1,7 @@
 /* NUPN units (the "nupn" tool-specific section of PNML): collected while
  * streaming, resolved at the end because a unit may name subunits and
  * places that come later in the file. */
+#include "base/grow.h"
 #include "base/strmap.h"
 #include "pnml-internal.h"
 
@@ -13,14 +14,8 @@ int pn_nupn_add_unit(pn_nupn *nu, const char *id, long line)
 {
     if (nu->nunits >= NC_MAX_NODES)
         return -1;
-    if (nu->nunits == nu->cap) {
-        size_t ncap = nu->cap ? nu->cap * 2 : 16;
-        pn_unit *n = realloc(nu->units, ncap * sizeof *n);
-        if (!n)
-            return -1;
-        nu->units = n;
-        nu->cap = ncap;
-    }
+    if (GROW(nu->units, nu->cap, nu->nunits + 1) < 0)
+        return -1;
     size_t off = pn_arena_add(&nu->text, id, strlen(id));
     if (off == PN_NONE)
         return -1;

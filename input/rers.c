@@ -26,6 +26,7 @@
  *  - cgraph's parser and messages are global state: the error function is
  *    installed only while parsing, and the lexer is always left at the end
  *    of the file or after an error, so that the next file starts clean. */
+#include "base/grow.h"
 #include "base/readfile.h"
 #include "base/strmap.h"
 #include "input/input.h"
@@ -646,13 +647,8 @@ static int build_places(reader *r)
                 continue;
             const char *nn = agnameof(n);
             size_t len = strlen(nn) + 2;
-            if (len > cap) {
-                char *bigger = realloc(id, len);
-                if (!bigger)
-                    goto nomem;
-                id = bigger;
-                cap = len;
-            }
+            if (GROW(id, cap, len) < 0)
+                goto nomem;
             snprintf(id, cap, "s%s", nn);
             int p = nc_create_place(r->net, id, NULL, n == aghead(st->e));
             if (p < 0 || (status = nc_unit_add_place(r->net, (uint32_t)u, (uint32_t)p)) < 0) {
