@@ -1,5 +1,7 @@
 /* netconv: building, indexing and compiling the intermediate net. */
 #include "base/netconv.h"
+#include "base/grow.h"
+#include "base/strmap.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -93,29 +95,19 @@ const char *nc_status_text(int status)
 }
 
 /* ------------------------------------------------------------------ */
-/* string -> index tables (open addressing, FNV-1a) */
+/* id and name -> index */
 
+/* The keys are the nodes' own id and name strings, which live as long as
+ * the net.  Names need not be unique: an ambiguous name keeps its first
+ * node in the map, and amb (one byte a node, names only) marks that node's
+ * name as shared. */
 typedef struct nc_index {
-    uint32_t *slots;      /* index+1, 0 = empty; ambiguous names hold the
-                           * first index and set the flag in amb */
+    strmap map;
     uint8_t *amb;
-    size_t cap, used;
 } nc_index;
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    while (*s) {
-        h ^= (unsigned char)*s++;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
 
 typedef const char *(*key_of)(const net_t *net, uint32_t i);
 
-static const char *place_id(const net_t *n, uint32_t i) { return n->places[i].id; }
-static const char *trans_id(const net_t *n, uint32_t i) { return n->transitions[i].id; }
 static const char *place_name(const net_t *n, uint32_t i) { return n->places[i].name; }
 static const char *trans_name(const net_t *n, uint32_t i) { return n->transitions[i].name; }
 
@@ -123,83 +115,37 @@ static void index_free(nc_index *x)
 {
     if (!x)
         return;
-    free(x->slots);
+    strmap_free(&x->map);
     free(x->amb);
     free(x);
 }
 
-static int index_grow(nc_index *x, const net_t *net, key_of key)
+static int64_t index_find(const nc_index *x, const char *k)
 {
-    size_t ncap = x->cap ? x->cap * 2 : 64;
-    uint32_t *ns = calloc(ncap, sizeof *ns);
-    uint8_t *na = calloc(ncap, 1);
-    if (!ns || !na) {
-        free(ns);
-        free(na);
+    if (!x)
         return -1;
-    }
-    for (size_t i = 0; i < x->cap; i++) {
-        if (!x->slots[i])
-            continue;
-        size_t j = hash_str(key(net, x->slots[i] - 1)) & (ncap - 1);
-        while (ns[j])
-            j = (j + 1) & (ncap - 1);
-        ns[j] = x->slots[i];
-        na[j] = x->amb[i];
-    }
-    free(x->slots);
-    free(x->amb);
-    x->slots = ns;
-    x->amb = na;
-    x->cap = ncap;
-    return 0;
-}
-
-/* Looks key up; returns the slot (empty or matching). */
-static size_t index_slot(const nc_index *x, const net_t *net, key_of key, const char *k)
-{
-    size_t j = hash_str(k) & (x->cap - 1);
-    while (x->slots[j] && strcmp(key(net, x->slots[j] - 1), k) != 0)
-        j = (j + 1) & (x->cap - 1);
-    return j;
-}
-
-/* Inserts node i.  Returns 0, 1 when the key was present (amb set), -1 on
- * no memory. */
-static int index_add(nc_index *x, const net_t *net, key_of key, uint32_t i)
-{
-    if ((x->used + 1) * 2 > x->cap && index_grow(x, net, key) < 0)
-        return -1;
-    size_t j = index_slot(x, net, key, key(net, i));
-    if (x->slots[j]) {
-        x->amb[j] = 1;
-        return 1;
-    }
-    x->slots[j] = i + 1;
-    x->used++;
-    return 0;
-}
-
-static int64_t index_find(const nc_index *x, const net_t *net, key_of key, const char *k)
-{
-    if (!x || !x->cap || !k)
-        return -1;
-    size_t j = index_slot(x, net, key, k);
-    if (!x->slots[j])
-        return -1;
-    return x->amb[j] ? -2 : (int64_t)(x->slots[j] - 1);
+    int64_t i = strmap_find(&x->map, k);
+    return i >= 0 && x->amb && x->amb[i] ? -2 : i;
 }
 
 static nc_index *index_build(const net_t *net, size_t n, key_of key)
 {
     nc_index *x = calloc(1, sizeof *x);
-    if (!x)
+    if (!x || !(x->amb = calloc(n ? n : 1, 1))) {
+        free(x);
         return NULL;
-    for (size_t i = 0; i < n; i++)
-        if (key(net, (uint32_t)i) && index_add(x, net, key, (uint32_t)i) < 0) {
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t first = (uint32_t)i;
+        const char *k = key(net, (uint32_t)i);
+        int r = k ? strmap_insert(&x->map, k, &first) : 1;
+        if (r < 0) {
             index_free(x);
             return NULL;
         }
+        if (r == 0)
+            x->amb[first] = 1;
+    }
     return x;
 }
 
@@ -326,21 +272,6 @@ void nc_free_net(net_t *net)
     free(net);
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *n = realloc(*arr, ncap * elem);
-    if (!n)
-        return -1;
-    *arr = n;
-    *cap = ncap;
-    return 0;
-}
-
 int nc_set_comment(char **field, const char *text)
 {
     char *c = dup_or_null(text);
@@ -364,9 +295,9 @@ int nc_create_place(net_t *net, const char *id, const char *name, nc_count initi
         return NC_ERR_TOO_MANY;
     if (initial > NC_COUNT_MAX)
         return NC_ERR_OVERFLOW;
-    if (id && index_find(net->place_ids, net, place_id, id) >= 0)
+    if (id && index_find(net->place_ids, id) >= 0)
         return NC_ERR_DUPLICATE_ID;
-    if (grow((void **)&net->places, &net->cap_places, net->nplaces + 1, sizeof *net->places))
+    if (GROW(net->places, net->cap_places, net->nplaces + 1))
         return NC_ERR_NO_MEMORY;
     nc_place *p = &net->places[net->nplaces];
     memset(p, 0, sizeof *p);
@@ -379,7 +310,8 @@ int nc_create_place(net_t *net, const char *id, const char *name, nc_count initi
         return NC_ERR_NO_MEMORY;
     }
     uint32_t i = (uint32_t)net->nplaces++;
-    if (id && index_add(net->place_ids, net, place_id, i) < 0) {
+    /* the id is new (looked up above): i stays as it is */
+    if (id && strmap_insert(&net->place_ids->map, p->id, &i) < 0) {
         net->nplaces--;
         free(p->id);
         free(p->name);
@@ -393,10 +325,9 @@ int nc_create_transition(net_t *net, const char *id, const char *name)
 {
     if (net->ntransitions >= NC_MAX_NODES)
         return NC_ERR_TOO_MANY;
-    if (id && index_find(net->transition_ids, net, trans_id, id) >= 0)
+    if (id && index_find(net->transition_ids, id) >= 0)
         return NC_ERR_DUPLICATE_ID;
-    if (grow((void **)&net->transitions, &net->cap_transitions, net->ntransitions + 1,
-             sizeof *net->transitions))
+    if (GROW(net->transitions, net->cap_transitions, net->ntransitions + 1))
         return NC_ERR_NO_MEMORY;
     nc_transition *t = &net->transitions[net->ntransitions];
     memset(t, 0, sizeof *t);
@@ -408,7 +339,8 @@ int nc_create_transition(net_t *net, const char *id, const char *name)
         return NC_ERR_NO_MEMORY;
     }
     uint32_t i = (uint32_t)net->ntransitions++;
-    if (id && index_add(net->transition_ids, net, trans_id, i) < 0) {
+    /* the id is new (looked up above): i stays as it is */
+    if (id && strmap_insert(&net->transition_ids->map, t->id, &i) < 0) {
         net->ntransitions--;
         free(t->id);
         free(t->name);
@@ -441,7 +373,7 @@ int nc_create_arc(net_t *net, nc_arc_kind kind, uint32_t place, uint32_t transit
         a->weight += weight;
         return NC_OK;
     }
-    if (grow((void **)&net->arcs, &net->cap_arcs, net->narcs + 1, sizeof *net->arcs))
+    if (GROW(net->arcs, net->cap_arcs, net->narcs + 1))
         return NC_ERR_NO_MEMORY;
     net->arcs[net->narcs] = (nc_arc){place, transition, kind, weight};
     net->arc_index->slots[j] = (uint32_t)++net->narcs;
@@ -463,7 +395,7 @@ int nc_add_unit(net_t *net, const char *name, int32_t parent)
         return NC_ERR_BAD_INDEX;
     if (net->nunits >= NC_MAX_NODES)
         return NC_ERR_TOO_MANY;
-    if (grow((void **)&net->units, &net->cap_units, net->nunits + 1, sizeof *net->units))
+    if (GROW(net->units, net->cap_units, net->nunits + 1))
         return NC_ERR_NO_MEMORY;
     nc_unit *u = &net->units[net->nunits];
     memset(u, 0, sizeof *u);
@@ -479,13 +411,15 @@ int nc_unit_add_place(net_t *net, uint32_t unit, uint32_t place)
     if (unit >= net->nunits || place >= net->nplaces)
         return NC_ERR_BAD_INDEX;
     nc_unit *u = &net->units[unit];
-    /* grow by doubling: the capacity is the next power of two of nplaces */
+    if (u->nplaces == UINT32_MAX)
+        return NC_ERR_TOO_MANY;
+    /* nc_unit has no room field (it is part of the plugin API): the room is
+     * at least nplaces rounded up to a power of two, so it is full, and
+     * grows, only when nplaces is a power of two */
     if ((u->nplaces & (u->nplaces - 1)) == 0) {
-        size_t ncap = u->nplaces ? (size_t)u->nplaces * 2 : 4;
-        uint32_t *n = realloc(u->places, ncap * sizeof *n);
-        if (!n)
+        size_t room = u->nplaces;
+        if (GROW(u->places, room, room + 1) < 0)
             return NC_ERR_NO_MEMORY;
-        u->places = n;
     }
     u->places[u->nplaces++] = place;
     return NC_OK;
@@ -506,7 +440,7 @@ int nc_add_group(net_t *net, int transitions, const char *name, const uint32_t *
             return NC_ERR_BAD_INDEX;
     if (nc_find_group(net, transitions, name))
         return NC_ERR_DUPLICATE_ID;
-    if (grow((void **)arr, cap, *len + 1, sizeof **arr) < 0)
+    if (grow_array(arr, cap, *len + 1, sizeof **arr) < 0)
         return NC_ERR_NO_MEMORY;
     nc_group *g = &(*arr)[*len];
     g->name = strdup(name);
@@ -540,13 +474,13 @@ const nc_group *nc_find_group(const net_t *net, int transitions, const char *nam
 
 int64_t nc_find_place(net_t *net, const char *id)
 {
-    int64_t i = index_find(net->place_ids, net, place_id, id);
+    int64_t i = index_find(net->place_ids, id);
     return i < 0 ? -1 : i;
 }
 
 int64_t nc_find_transition(net_t *net, const char *id)
 {
-    int64_t i = index_find(net->transition_ids, net, trans_id, id);
+    int64_t i = index_find(net->transition_ids, id);
     return i < 0 ? -1 : i;
 }
 
@@ -554,14 +488,14 @@ int64_t nc_find_place_by_name(net_t *net, const char *name)
 {
     if (!net->place_names)
         net->place_names = index_build(net, net->nplaces, place_name);
-    return index_find(net->place_names, net, place_name, name);
+    return index_find(net->place_names, name);
 }
 
 int64_t nc_find_transition_by_name(net_t *net, const char *name)
 {
     if (!net->transition_names)
         net->transition_names = index_build(net, net->ntransitions, trans_name);
-    return index_find(net->transition_names, net, trans_name, name);
+    return index_find(net->transition_names, name);
 }
 
 /* ------------------------------------------------------------------ */

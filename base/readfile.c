@@ -1,4 +1,5 @@
 #include "base/readfile.h"
+#include "base/grow.h"
 #include "base/netconv.h"
 
 #include <errno.h>
@@ -26,12 +27,8 @@ char *read_file(const char *path, size_t max_bytes, size_t *len)
         } else if (cap - 1 >= max_bytes) {
             snprintf(toolarge, sizeof toolarge, "larger than %zu MiB", max_bytes >> 20);
             why = toolarge;
-        } else {
-            char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-            if (!bigger)
-                why = "out of memory";
-            else
-                buf = bigger, cap *= 2;
+        } else if (GROW(buf, cap, cap + 1) < 0) {
+            why = "out of memory";
         }
     }
     fclose(f);

@@ -3,6 +3,7 @@
  * so that SPIN can cross-check mck's answers.  The translation works on the
  * compiled net, the very thing mck's checkers explore, so a disagreement
  * points at a checker, not at two readings of the source language. */
+#include "base/strmap.h"
 #include "cmd/commands.h"
 #include "cmd/language.h"
 #include "cmd/options.h"
@@ -45,71 +46,10 @@ static void usage(FILE *out)
  * names (last, prevK, alive, net, pN) and from Promela's and SPIN's LTL
  * keywords (X, U, V, do, run, ...). */
 
-typedef struct strset {
-    char **keys;
-    uint32_t *vals;
-    size_t cap, n;
-} strset;
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-/* Index of key's slot: the key itself or the empty slot it would take. */
-static size_t set_slot(const strset *s, const char *key)
-{
-    size_t i = (size_t)hash_str(key) & (s->cap - 1);
-    while (s->keys[i] && strcmp(s->keys[i], key))
-        i = (i + 1) & (s->cap - 1);
-    return i;
-}
-
-static int set_init(strset *s, size_t expected)
-{
-    s->cap = 16;
-    while (s->cap < 2 * expected + 16)
-        s->cap *= 2;
-    s->n = 0;
-    s->keys = calloc(s->cap, sizeof *s->keys);
-    s->vals = calloc(s->cap, sizeof *s->vals);
-    return s->keys && s->vals ? 0 : -1;
-}
-
-static void set_free(strset *s)
-{
-    if (s->keys)
-        for (size_t i = 0; i < s->cap; i++)
-            free(s->keys[i]);
-    free(s->keys);
-    free(s->vals);
-}
-
-/* The value stored under key, or -1. */
-static int64_t set_get(const strset *s, const char *key)
-{
-    size_t i = set_slot(s, key);
-    return s->keys[i] ? (int64_t)s->vals[i] : -1;
-}
-
-/* Adds a copy of key (absent; the set never fills: sized for all names). */
-static int set_add(strset *s, const char *key, uint32_t val)
-{
-    size_t i = set_slot(s, key);
-    s->keys[i] = strdup(key);
-    if (!s->keys[i])
-        return -1;
-    s->vals[i] = val;
-    s->n++;
-    return 0;
-}
-
 /* prefix + name with every character outside [A-Za-z0-9_] as '_', made
- * unique in taken by a "_N" suffix; also recorded in taken.  malloc'd. */
-static char *make_ident(strset *taken, const char *prefix, const char *name, uint32_t val)
+ * unique in taken by a "_N" suffix; also recorded in taken, which borrows
+ * it (the caller keeps it as long as taken).  malloc'd. */
+static char *make_ident(strmap *taken, const char *prefix, const char *name, uint32_t val)
 {
     size_t pl = strlen(prefix), nl = strlen(name);
     char *s = malloc(pl + nl + 24);
@@ -122,9 +62,9 @@ static char *make_ident(strset *taken, const char *prefix, const char *name, uin
                     ? (char)c : '_';
     }
     s[pl + nl] = '\0';
-    for (unsigned long k = 2; set_get(taken, s) >= 0; k++)
+    for (unsigned long k = 2; strmap_find(taken, s) >= 0; k++)
         snprintf(s + pl + nl, 24, "_%lu", k);
-    if (set_add(taken, s, val) < 0) {
+    if (strmap_insert(taken, s, &val) < 0) {
         free(s);
         return NULL;
     }
@@ -165,7 +105,8 @@ typedef struct promela {
     int no_marking_overflow; /* the reader vouches the net is 1-safe */
     unsigned depth;          /* labels kept: last, prev1 .. prev<depth> */
     int with_props;
-    strset idents, label_index;
+    strmap idents;           /* every identifier made (place_ident, label_ident) */
+    strmap label_index;      /* label text (labels) -> its index */
 } promela;
 
 static void promela_free(promela *p)
@@ -182,8 +123,8 @@ static void promela_free(promela *p)
     free(p->label);
     free(p->labels);
     free(p->label_ident);
-    set_free(&p->idents);
-    set_free(&p->label_index);
+    strmap_free(&p->idents);
+    strmap_free(&p->label_index);
 }
 
 static const char *place_display(const net_t *net, uint32_t i)
@@ -197,10 +138,6 @@ static int promela_init(promela *p, net_t *net, const cnet_t *cn)
     memset(p, 0, sizeof *p);
     p->net = net;
     p->cn = cn;
-    size_t nodes = (size_t)cn->nplaces + cn->ntransitions;
-    if (set_init(&p->idents, nodes) < 0 || set_init(&p->label_index, cn->ntransitions) < 0)
-        goto nomem;
-
     nc_summary sum;
     nc_summarize(net, &sum);
     p->no_marking_overflow = net->units_claim_safe && sum.syntactically_safe;
@@ -229,7 +166,7 @@ static int promela_init(promela *p, net_t *net, const cnet_t *cn)
         char *l = label_of(net, t);
         if (!l)
             goto nomem;
-        int64_t k = set_get(&p->label_index, l);
+        int64_t k = strmap_find(&p->label_index, l);
         if (k >= 0) {
             p->label[t] = (uint32_t)k;
             free(l);
@@ -238,7 +175,7 @@ static int promela_init(promela *p, net_t *net, const cnet_t *cn)
         uint32_t j = p->nlabels++;
         p->labels[j] = l;
         p->label[t] = j;
-        if (set_add(&p->label_index, l, j) < 0)
+        if (strmap_insert(&p->label_index, l, &j) < 0)
             goto nomem;
         p->label_ident[j] = make_ident(&p->idents, "a_", l, j);
         if (!p->label_ident[j])

@@ -17,6 +17,7 @@
  * words are expanded without decoding a marking (keynet.h), and when the
  * keynet has tables, by one loop over whole states (fill_tabled). */
 #include "base/clock.h"
+#include "base/grow.h"
 #include "engine/ctable.h"
 #include "engine/explore.h"
 #include "engine/keynet.h"
@@ -1166,13 +1167,8 @@ static int step_back(const explore_t *ex, uint8_t *key, size_t *len, uint32_t *t
 
 static int push_step(uint32_t **r, size_t *n, size_t *cap, uint32_t t)
 {
-    if (*n == *cap) {
-        uint32_t *bigger = realloc(*r, 2 * *cap * sizeof **r);
-        if (!bigger)
-            return -1;
-        *r = bigger;
-        *cap *= 2;
-    }
+    if (GROW(*r, *cap, *n + 1) < 0)
+        return -1;
     (*r)[(*n)++] = t;
     return 0;
 }

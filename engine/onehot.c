@@ -1,6 +1,7 @@
 /* Groups of places holding one token between them (onehot.h). */
 #include "engine/onehot.h"
 #include "base/clock.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,7 @@ static int invariants(const cnet_t *cn, const uint8_t *bits, double deadline, ro
 {
     uint32_t P = cn->nplaces, T = cn->ntransitions;
     uint32_t *order = NULL, *col_of = calloc(T ? T : 1, sizeof *col_of);
+    size_t cap_order = 0;
     uint32_t *row_of = calloc(P ? P : 1, sizeof *row_of);
     int ok = col_of && row_of;
     for (uint32_t p = 0; ok && p < P; p++)
@@ -389,9 +391,7 @@ static int invariants(const cnet_t *cn, const uint8_t *bits, double deadline, ro
         other = swap;
         if (!pairs)   /* rows were only dropped: the rest stay minimal */
             continue;
-        uint32_t *o = realloc(order, (r->n ? r->n : 1) * sizeof *order);
-        ok = o != NULL;
-        order = o;
+        ok = GROW(order, cap_order, r->n ? r->n : 1) == 0;
         if (ok)
             keep_minimal(r, order);
     }

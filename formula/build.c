@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
 #include "fyint.h"
 
 /* ------------------------------------------------------------------ */
@@ -342,14 +343,8 @@ static int sum_append(fy_sum *s, const char *piece)
     size_t n = strlen(piece);
     if (!s->text_cap)
         s->text_len = s->text_cap = strlen(s->text);
-    if (s->text_len + n + 1 > s->text_cap) {
-        size_t cap = 2 * (s->text_len + n + 1);
-        char *t = realloc(s->text, cap);
-        if (!t)
-            return -1;
-        s->text = t;
-        s->text_cap = cap;
-    }
+    if (GROW(s->text, s->text_cap, s->text_len + n + 1) < 0)
+        return -1;
     memcpy(s->text + s->text_len, piece, n + 1);
     s->text_len += n;
     return 0;
@@ -363,15 +358,9 @@ fy_sum *fy_sum_add(fy_state *st, fy_sum *a, fy_sum *b, int minus, long line, lon
         fy_sum_free(b);
         return sum_fail(st, a, line, col, "integer overflow");
     }
-    if (a->n + b->n > a->cap) {
-        size_t cap = 2 * (a->n + b->n);
-        fy_atom *v = realloc(a->atoms, cap * sizeof *v);
-        if (!v) {
-            fy_sum_free(b);
-            return sum_fail(st, a, line, col, "out of memory");
-        }
-        a->atoms = v;
-        a->cap = cap;
+    if (GROW(a->atoms, a->cap, a->n + b->n) < 0) {
+        fy_sum_free(b);
+        return sum_fail(st, a, line, col, "out of memory");
     }
     for (size_t i = 0; i < b->n; i++) {
         fy_atom at = b->atoms[i];
@@ -416,14 +405,8 @@ typedef struct linear {
 
 static int lin_push(linear *lin, uint32_t place, int64_t coef)
 {
-    if (lin->n == lin->cap) {
-        size_t cap = lin->cap ? 2 * lin->cap : 8;
-        lin_term *v = realloc(lin->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        lin->v = v;
-        lin->cap = cap;
-    }
+    if (GROW(lin->v, lin->cap, lin->n + 1) < 0)
+        return -1;
     lin->v[lin->n++] = (lin_term){ place, coef };
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
 #include "fyint.h"
 
 int fy_macro_find(const fy_macros *m, const char *name)
@@ -28,14 +29,8 @@ void fy_macros_free(fy_macros *m)
 
 static int add_macro(fy_macros *m, char *name, fy_node node)
 {
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 8;
-        fy_macro *v = realloc(m->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        m->v = v;
-        m->cap = cap;
-    }
+    if (GROW(m->v, m->cap, m->n + 1) < 0)
+        return -1;
     m->v[m->n].name = name;
     m->v[m->n].node = node;
     m->n++;

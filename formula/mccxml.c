@@ -4,6 +4,7 @@
  * DTD that declares an entity stops the parse, so an entity bomb fails with
  * one message instead of eating memory. */
 #include "mccxml.h"
+#include "base/grow.h"
 #include "base/readfile.h"
 
 #include <inttypes.h>
@@ -250,20 +251,15 @@ static int text_attach(reader *r, const xmlNode *n, tree_t *t, text *tx)
 
 typedef struct idlist {
     uint32_t *v;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
 } idlist;
 
 static int idlist_push(reader *r, const xmlNode *n, idlist *l, uint32_t x)
 {
-    if (l->n == l->cap) {
-        uint32_t cap = l->cap ? l->cap * 2 : 16;
-        uint32_t *v = l->cap < UINT32_MAX / 2 ? realloc(l->v, (size_t)cap * sizeof *v) : NULL;
-        if (!v) {
-            fail(r, n, "out of memory");
-            return -1;
-        }
-        l->v = v;
-        l->cap = cap;
+    if (l->n == UINT32_MAX || GROW(l->v, l->cap, (size_t)l->n + 1) < 0) {
+        fail(r, n, "out of memory");
+        return -1;
     }
     l->v[l->n++] = x;
     return 0;
@@ -353,21 +349,16 @@ static tree_t *place_bound(reader *r, const xmlNode *n)
 /* A linear expression being built: sum(terms) + constant. */
 typedef struct lin {
     lin_term *t;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
     int64_t constant;
 } lin;
 
 static int lin_push(reader *r, const xmlNode *n, lin *l, uint32_t place, int64_t coef)
 {
-    if (l->n == l->cap) {
-        uint32_t cap = l->cap ? l->cap * 2 : 16;
-        lin_term *v = l->cap < UINT32_MAX / 2 ? realloc(l->t, (size_t)cap * sizeof *v) : NULL;
-        if (!v) {
-            fail(r, n, "out of memory");
-            return -1;
-        }
-        l->t = v;
-        l->cap = cap;
+    if (l->n == UINT32_MAX || GROW(l->t, l->cap, (size_t)l->n + 1) < 0) {
+        fail(r, n, "out of memory");
+        return -1;
     }
     l->t[l->n++] = (lin_term){ .place = place, .coef = coef };
     return 0;
@@ -783,16 +774,9 @@ static int read_set(reader *r, const xmlNode *root, const mcc_class *hint, mcc_p
             fail(r, c, "unexpected '%s' in 'property-set'", show(name_of(c), buf, sizeof buf));
             return -1;
         }
-        if (s->n == cap) {
-            size_t ncap = cap ? cap * 2 : 16;
-            mcc_property *v = ncap <= SIZE_MAX / sizeof *v
-                              ? realloc(s->props, ncap * sizeof *v) : NULL;
-            if (!v) {
-                fail(r, c, "out of memory");
-                return -1;
-            }
-            s->props = v;
-            cap = ncap;
+        if (GROW(s->props, cap, s->n + 1) < 0) {
+            fail(r, c, "out of memory");
+            return -1;
         }
         /* counted before it is read, so that mccxml_free sees it */
         mcc_property *p = &s->props[s->n++];

@@ -11,6 +11,7 @@
  * represent (colours, priorities, extended arcs, subnets) is an error, never
  * dropped: a silently different net is worse than a refusal. */
 #include "input/input.h"
+#include "base/grow.h"
 #include "base/readfile.h"
 
 #include <stdarg.h>
@@ -419,24 +420,22 @@ static int read_attrs(reader *r, int kind, const char *owner, node *n, arc *a)
     }
 }
 
-static int grow(reader *r, void **v, size_t *cap, size_t n, size_t size)
+/* Room for element n of the array at v (a T **), with the reader's
+ * messages. */
+static int grow(reader *r, void *v, size_t *cap, size_t n, size_t size)
 {
     if (n < *cap)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : 64;
-    if (ncap > SIZE_MAX / size || n >= NC_MAX_NODES)
+    if (n >= NC_MAX_NODES)
         return fail(r, r->line, "too many elements");
-    void *p = realloc(*v, ncap * size);
-    if (!p)
+    if (grow_array(v, cap, n + 1, size) < 0)
         return fail(r, r->line, "out of memory");
-    *v = p;
-    *cap = ncap;
     return 0;
 }
 
 static int read_node(reader *r, int is_place)
 {
-    if (grow(r, (void **)&r->nodes, &r->cnodes, r->nnodes, sizeof *r->nodes) < 0)
+    if (grow(r, &r->nodes, &r->cnodes, r->nnodes, sizeof *r->nodes) < 0)
         return -1;
     node *n = &r->nodes[r->nnodes];
     memset(n, 0, sizeof *n);
@@ -453,7 +452,7 @@ static int read_node(reader *r, int is_place)
 
 static int read_arc(reader *r)
 {
-    if (grow(r, (void **)&r->arcs, &r->carcs, r->narcs, sizeof *r->arcs) < 0)
+    if (grow(r, &r->arcs, &r->carcs, r->narcs, sizeof *r->arcs) < 0)
         return -1;
     arc *a = &r->arcs[r->narcs];
     memset(a, 0, sizeof *a);

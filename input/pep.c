@@ -8,6 +8,7 @@
  *
  * Section numbers (§) refer to pep-format.md.  Every message is one of its
  * §13 texts where §13 has one. */
+#include "base/grow.h"
 #include "base/readfile.h"
 #include "input/input.h"
 
@@ -433,14 +434,8 @@ static int nodes_reserve(reader *r, nodes *ns)
 {
     if (ns->n >= NC_MAX_NODES)
         return fail(r, "too many %ss", ns->what);
-    if (ns->n < ns->cap)
-        return 0;
-    size_t cap = ns->cap ? ns->cap * 2 : 64;
-    pep_node *v = cap <= SIZE_MAX / sizeof *v ? realloc(ns->v, cap * sizeof *v) : NULL;
-    if (!v)
+    if (GROW(ns->v, ns->cap, ns->n + 1) < 0)
         return fail(r, "out of memory");
-    ns->v = v;
-    ns->cap = cap;
     return 0;
 }
 

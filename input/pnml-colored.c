@@ -15,7 +15,9 @@
  * tree.  It is untrusted all the same: no network, no DTD loading, no
  * entity substitution, and a file that declares entities is refused before
  * libxml2 sees it, so that no entity is ever expanded. */
+#include "base/grow.h"
 #include "base/readfile.h"
+#include "base/strmap.h"
 #include "pnml-colored.h"
 #include "pnml-internal.h"
 
@@ -40,13 +42,6 @@ typedef xmlErrorPtr xml_error;
 /* Term nesting; libxml2 itself stops at 256 element levels. */
 #define MAX_TERM_DEPTH 200
 
-/* string -> index, open addressing; the keys are owned by the pc_net */
-typedef struct smap {
-    const char **key;
-    uint32_t *val;
-    size_t cap, used;
-} smap;
-
 typedef struct named {
     xmlNode *def;       /* the sort expression of a <namedsort> */
     int state;          /* 0 not resolved, 1 being resolved, 2 resolved */
@@ -61,7 +56,9 @@ typedef struct reader {
     struct { int seen; long line; char msg[200]; } xmlerr;
     named *nameds;
     size_t nnameds, cap_nameds;
-    smap named_ids, const_ids, var_ids, place_ids, trans_ids, partition_ids;
+    /* id -> index; the keys are the records' own ids, but for the partitions'
+     * (which are the map's, freed with the reader) */
+    strmap named_ids, const_ids, var_ids, place_ids, trans_ids, partition_ids;
     int64_t dot;        /* the dot sort, -1 until needed */
     int in_multiset;    /* a tuple's component may be <all>: the product */
     int in_initial;     /* an initial marking: no binding, so no variable */
@@ -117,85 +114,12 @@ static int unsupported(reader *R, const xmlNode *n, const char *where)
 /* ------------------------------------------------------------------ */
 /* tables */
 
-static uint64_t hash_str(const char *s)
+/* Adds k -> v: 0, 1 when k is already there (the map unchanged), -1 out
+ * of memory. */
+static int put(strmap *m, const char *k, uint32_t v)
 {
-    uint64_t h = 1469598103934665603ULL;
-    while (*s) {
-        h ^= (unsigned char)*s++;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static int64_t smap_get(const smap *m, const char *k)
-{
-    if (!m->cap || !k)
-        return -1;
-    for (size_t j = hash_str(k) & (m->cap - 1); m->key[j]; j = (j + 1) & (m->cap - 1))
-        if (!strcmp(m->key[j], k))
-            return m->val[j];
-    return -1;
-}
-
-/* 0, 1 when k is already there, -1 out of memory. */
-static int smap_put(smap *m, const char *k, uint32_t v)
-{
-    if (smap_get(m, k) >= 0)
-        return 1;
-    if ((m->used + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        const char **nk = calloc(ncap, sizeof *nk);
-        uint32_t *nv = calloc(ncap, sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            return -1;
-        }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->key[i])
-                continue;
-            size_t j = hash_str(m->key[i]) & (ncap - 1);
-            while (nk[j])
-                j = (j + 1) & (ncap - 1);
-            nk[j] = m->key[i];
-            nv[j] = m->val[i];
-        }
-        free(m->key);
-        free(m->val);
-        m->key = nk;
-        m->val = nv;
-        m->cap = ncap;
-    }
-    size_t j = hash_str(k) & (m->cap - 1);
-    while (m->key[j])
-        j = (j + 1) & (m->cap - 1);
-    m->key[j] = k;
-    m->val[j] = v;
-    m->used++;
-    return 0;
-}
-
-static void smap_free(smap *m)
-{
-    free(m->key);
-    free(m->val);
-}
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    if (ncap > SIZE_MAX / elem)
-        return -1;
-    void *n = realloc(*arr, ncap * elem);
-    if (!n)
-        return -1;
-    *arr = n;
-    *cap = ncap;
-    return 0;
+    int r = strmap_insert(m, k, &v);
+    return r < 0 ? -1 : !r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -334,7 +258,7 @@ static int64_t new_sort(reader *R, const xmlNode *n, pc_sort_kind kind)
 {
     pc_net *pn = R->pn;
     if (pn->nsorts >= PC_MAX_COLORS ||
-        grow((void **)&pn->sorts, &pn->cap_sorts, pn->nsorts + 1, sizeof *pn->sorts) < 0)
+        GROW(pn->sorts, pn->cap_sorts, pn->nsorts + 1) < 0)
         return no_memory(R, n);
     pc_sort *s = &pn->sorts[pn->nsorts];
     memset(s, 0, sizeof *s);
@@ -391,7 +315,7 @@ static int64_t enum_sort(reader *R, xmlNode *n)
             return unsupported(R, c, "in an enumeration");
         if (count >= PC_MAX_COLORS)
             return fail(R, c, "enumeration of more than %u constants", PC_MAX_COLORS);
-        if (grow((void **)&pn->consts, &pn->cap_consts, pn->nconsts + 1, sizeof *pn->consts) < 0)
+        if (GROW(pn->consts, pn->cap_consts, pn->nconsts + 1) < 0)
             return no_memory(R, c);
         pc_const *k = &pn->consts[pn->nconsts];
         k->id = need_attr(R, c, "id");
@@ -407,7 +331,7 @@ static int64_t enum_sort(reader *R, xmlNode *n)
         pn->nconsts++;
         if (!k->name)
             return no_memory(R, c);
-        int rc = smap_put(&R->const_ids, k->id, (uint32_t)(pn->nconsts - 1));
+        int rc = put(&R->const_ids, k->id, (uint32_t)(pn->nconsts - 1));
         char a[64];
         if (rc > 0)
             return fail(R, c, "duplicate constant id '%s'", show(k->id, a, sizeof a));
@@ -501,9 +425,9 @@ static int64_t product_sort(reader *R, xmlNode *n)
 static int64_t named_sort(reader *R, xmlNode *n, const char *id)
 {
     char a[64];
-    int64_t k = smap_get(&R->named_ids, id);
+    int64_t k = strmap_find(&R->named_ids, id);
     if (k < 0) {
-        if (smap_get(&R->partition_ids, id) >= 0)
+        if (strmap_find(&R->partition_ids, id) >= 0)
             return fail(R, n, "partition '%s' used as a sort is not supported",
                         show(id, a, sizeof a));
         return fail(R, n, "unknown sort '%s'", show(id, a, sizeof a));
@@ -563,7 +487,7 @@ static int declare_named(reader *R, xmlNode *n)
         free(id);
         return fail(R, n, "<namedsort> needs exactly one sort");
     }
-    if (grow((void **)&R->nameds, &R->cap_nameds, R->nnameds + 1, sizeof *R->nameds) < 0) {
+    if (GROW(R->nameds, R->cap_nameds, R->nnameds + 1) < 0) {
         free(id);
         return no_memory(R, n);
     }
@@ -580,7 +504,7 @@ static int declare_named(reader *R, xmlNode *n)
         free(nm);
     if (!d->name)
         return no_memory(R, n);
-    int rc = smap_put(&R->named_ids, d->id, (uint32_t)(R->nnameds - 1));
+    int rc = put(&R->named_ids, d->id, (uint32_t)(R->nnameds - 1));
     if (rc > 0)
         return fail(R, n, "duplicate sort id '%s'", show(id, a, sizeof a));
     return rc < 0 ? no_memory(R, n) : 0;
@@ -595,14 +519,14 @@ static int declare_partition(reader *R, xmlNode *n)
     if (!id)
         return -1;
     /* the map owns its partition keys (freed with the reader) */
-    int rc = smap_put(&R->partition_ids, id, 0);
+    int rc = put(&R->partition_ids, id, 0);
     if (rc != 0)
         free(id);
     if (rc < 0)
         return no_memory(R, n);
     for (xmlNode *c = first(n); c; c = after(c)) {
         char *eid = is(c, "partitionelement") ? attr(c, "id") : NULL;
-        if (eid && smap_put(&R->partition_ids, eid, 0) != 0)
+        if (eid && put(&R->partition_ids, eid, 0) != 0)
             free(eid);
     }
     return 0;
@@ -612,7 +536,7 @@ static int declare_var(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
     char a[64];
-    if (grow((void **)&pn->vars, &pn->cap_vars, pn->nvars + 1, sizeof *pn->vars) < 0)
+    if (GROW(pn->vars, pn->cap_vars, pn->nvars + 1) < 0)
         return no_memory(R, n);
     pc_var *v = &pn->vars[pn->nvars];
     memset(v, 0, sizeof *v);
@@ -634,7 +558,7 @@ static int declare_var(reader *R, xmlNode *n)
     if (s < 0)
         return -1;
     pn->vars[pn->nvars - 1].sort = (uint32_t)s;
-    int rc = smap_put(&R->var_ids, pn->vars[pn->nvars - 1].id, (uint32_t)(pn->nvars - 1));
+    int rc = put(&R->var_ids, pn->vars[pn->nvars - 1].id, (uint32_t)(pn->nvars - 1));
     if (rc > 0)
         return fail(R, n, "duplicate variable id '%s'",
                     show(pn->vars[pn->nvars - 1].id, a, sizeof a));
@@ -726,11 +650,11 @@ static pc_term *color_ref(reader *R, xmlNode *n, int var)
     char *id = need_attr(R, n, var ? "refvariable" : "declaration"), a[64];
     if (!id)
         return NULL;
-    int64_t k = smap_get(var ? &R->var_ids : &R->const_ids, id);
+    int64_t k = strmap_find(var ? &R->var_ids : &R->const_ids, id);
     pc_term *t = NULL;
     if (var && R->in_initial)
         fail(R, n, "a variable in <hlinitialMarking>: an initial marking has no binding");
-    else if (k < 0 && !var && smap_get(&R->partition_ids, id) >= 0)
+    else if (k < 0 && !var && strmap_find(&R->partition_ids, id) >= 0)
         fail(R, n, "partition element '%s' in a term is not supported", show(id, a, sizeof a));
     else if (k < 0)
         fail(R, n, "unknown %s '%s'", var ? "variable" : "constant", show(id, a, sizeof a));
@@ -1072,7 +996,7 @@ static int node_id(reader *R, xmlNode *n, char **id)
     *id = need_attr(R, n, "id");
     if (!*id)
         return -1;
-    if (smap_get(&R->place_ids, *id) >= 0 || smap_get(&R->trans_ids, *id) >= 0)
+    if (strmap_find(&R->place_ids, *id) >= 0 || strmap_find(&R->trans_ids, *id) >= 0)
         return fail(R, n, "duplicate id '%s'", show(*id, a, sizeof a));
     return 0;
 }
@@ -1080,7 +1004,7 @@ static int node_id(reader *R, xmlNode *n, char **id)
 static int read_place(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
-    if (grow((void **)&pn->places, &pn->cap_places, pn->nplaces + 1, sizeof *pn->places) < 0)
+    if (GROW(pn->places, pn->cap_places, pn->nplaces + 1) < 0)
         return no_memory(R, n);
     pc_place *p = &pn->places[pn->nplaces];
     memset(p, 0, sizeof *p);
@@ -1092,7 +1016,7 @@ static int read_place(reader *R, xmlNode *n)
         return -1;
     if (!(p->name = node_name(R, n, p->id)))
         return -1;
-    if (smap_put(&R->place_ids, p->id, (uint32_t)(pn->nplaces - 1)) < 0)
+    if (put(&R->place_ids, p->id, (uint32_t)(pn->nplaces - 1)) < 0)
         return no_memory(R, n);
     xmlNode *type = child(n, "type"), *s;
     char a[64];
@@ -1123,8 +1047,7 @@ static int read_place(reader *R, xmlNode *n)
 static int read_transition(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
-    if (grow((void **)&pn->transitions, &pn->cap_transitions, pn->ntransitions + 1,
-             sizeof *pn->transitions) < 0)
+    if (GROW(pn->transitions, pn->cap_transitions, pn->ntransitions + 1) < 0)
         return no_memory(R, n);
     pc_transition *t = &pn->transitions[pn->ntransitions];
     memset(t, 0, sizeof *t);
@@ -1136,7 +1059,7 @@ static int read_transition(reader *R, xmlNode *n)
         return -1;
     if (!(t->name = node_name(R, n, t->id)))
         return -1;
-    if (smap_put(&R->trans_ids, t->id, (uint32_t)(pn->ntransitions - 1)) < 0)
+    if (put(&R->trans_ids, t->id, (uint32_t)(pn->ntransitions - 1)) < 0)
         return no_memory(R, n);
     xmlNode *c = child(n, "condition"), *s;
     if (c) {
@@ -1152,7 +1075,7 @@ static int read_arc(reader *R, xmlNode *n)
 {
     pc_net *pn = R->pn;
     char a[64], b[64];
-    if (grow((void **)&pn->arcs, &pn->cap_arcs, pn->narcs + 1, sizeof *pn->arcs) < 0)
+    if (GROW(pn->arcs, pn->cap_arcs, pn->narcs + 1) < 0)
         return no_memory(R, n);
     pc_arc *arc = &pn->arcs[pn->narcs];
     memset(arc, 0, sizeof *arc);
@@ -1166,8 +1089,8 @@ static int read_arc(reader *R, xmlNode *n)
         free(src);
         return -1;
     }
-    int64_t sp = smap_get(&R->place_ids, src), st = smap_get(&R->trans_ids, src);
-    int64_t tp = smap_get(&R->place_ids, tgt), tt = smap_get(&R->trans_ids, tgt);
+    int64_t sp = strmap_find(&R->place_ids, src), st = strmap_find(&R->trans_ids, src);
+    int64_t tp = strmap_find(&R->place_ids, tgt), tt = strmap_find(&R->trans_ids, tgt);
     int rc = 0;
     if (sp < 0 && st < 0)
         rc = fail(R, n, "arc '%s': unknown source '%s'", show(arc->id, a, sizeof a),
@@ -1344,13 +1267,13 @@ pc_net *pc_read(const char *path)
     free(R.nameds);
     /* the partition ids are the only keys the maps own */
     for (size_t i = 0; i < R.partition_ids.cap; i++)
-        free((char *)R.partition_ids.key[i]);
-    smap_free(&R.named_ids);
-    smap_free(&R.const_ids);
-    smap_free(&R.var_ids);
-    smap_free(&R.place_ids);
-    smap_free(&R.trans_ids);
-    smap_free(&R.partition_ids);
+        free((char *)R.partition_ids.keys[i]);
+    strmap_free(&R.named_ids);
+    strmap_free(&R.const_ids);
+    strmap_free(&R.var_ids);
+    strmap_free(&R.place_ids);
+    strmap_free(&R.trans_ids);
+    strmap_free(&R.partition_ids);
     if (R.failed) {
         pc_free(pn);
         return NULL;

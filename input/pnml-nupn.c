@@ -1,6 +1,8 @@
 /* NUPN units (the "nupn" tool-specific section of PNML): collected while
  * streaming, resolved at the end because a unit may name subunits and
  * places that come later in the file. */
+#include "base/grow.h"
+#include "base/strmap.h"
 #include "pnml-internal.h"
 
 #include <stdlib.h>
@@ -12,14 +14,8 @@ int pn_nupn_add_unit(pn_nupn *nu, const char *id, long line)
 {
     if (nu->nunits >= NC_MAX_NODES)
         return -1;
-    if (nu->nunits == nu->cap) {
-        size_t ncap = nu->cap ? nu->cap * 2 : 16;
-        pn_unit *n = realloc(nu->units, ncap * sizeof *n);
-        if (!n)
-            return -1;
-        nu->units = n;
-        nu->cap = ncap;
-    }
+    if (GROW(nu->units, nu->cap, nu->nunits + 1) < 0)
+        return -1;
     size_t off = pn_arena_add(&nu->text, id, strlen(id));
     if (off == PN_NONE)
         return -1;
@@ -49,34 +45,12 @@ void pn_nupn_free(pn_nupn *nu)
     memset(nu, 0, sizeof *nu);
 }
 
-/* ---- unit id -> index (open addressing; ids are untrusted, so no
- * quadratic search) ---- */
+/* ---- unit id -> index ---- */
 
-typedef struct unit_table {
-    uint32_t *slots;   /* index + 1, 0 = empty */
-    size_t mask;
-} unit_table;
-
-static uint64_t hash(const char *s)
+static uint32_t table_find(const strmap *t, const char *id)
 {
-    uint64_t h = 1469598103934665603ULL;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-    return h;
-}
-
-static size_t table_slot(const unit_table *t, const pn_nupn *nu, const char *id)
-{
-    size_t j = hash(id) & t->mask;
-    while (t->slots[j] && strcmp(nu->text.s + nu->units[t->slots[j] - 1].id, id) != 0)
-        j = (j + 1) & t->mask;
-    return j;
-}
-
-static uint32_t table_find(const unit_table *t, const pn_nupn *nu, const char *id)
-{
-    size_t j = table_slot(t, nu, id);
-    return t->slots[j] ? t->slots[j] - 1 : NO_UNIT;
+    int64_t u = strmap_find(t, id);
+    return u < 0 ? NO_UNIT : (uint32_t)u;
 }
 
 /* ---- resolution ---- */
@@ -85,7 +59,7 @@ typedef struct resolver {
     net_t *net;
     pn_nupn *nu;
     const char *file;
-    unit_table table;
+    strmap table;         /* unit id -> file index */
     uint32_t *parent;     /* file index of the enclosing unit */
     uint32_t *kid_start;  /* children of u: kids[kid_start[u] .. kid_start[u+1]) */
     uint32_t *kids;
@@ -114,18 +88,13 @@ static int fail_memory(const resolver *r)
 
 static int build_table(resolver *r)
 {
-    size_t n = r->nu->nunits, cap = 16;
-    while (cap < 2 * n)
-        cap *= 2;
-    r->table.slots = calloc(cap, sizeof *r->table.slots);
-    if (!r->table.slots)
-        return fail_memory(r);
-    r->table.mask = cap - 1;
-    for (uint32_t u = 0; u < n; u++) {
-        size_t j = table_slot(&r->table, r->nu, unit_name(r, u));
-        if (r->table.slots[j])
+    for (uint32_t u = 0; u < r->nu->nunits; u++) {
+        uint32_t v = u;
+        int added = strmap_insert(&r->table, unit_name(r, u), &v);
+        if (added < 0)
+            return fail_memory(r);
+        if (!added)
             return fail(r, u, "duplicate unit id", unit_name(r, u));
-        r->table.slots[j] = u + 1;
     }
     return 0;
 }
@@ -145,7 +114,7 @@ static int link_parents(resolver *r)
             continue;
         pn_split(s);
         for (; *s; s += strlen(s) + 1) {
-            uint32_t v = table_find(&r->table, r->nu, s);
+            uint32_t v = table_find(&r->table, s);
             if (v == NO_UNIT)
                 return fail(r, u, "unknown subunit", s);
             if (v == u || r->parent[v] != NO_UNIT)
@@ -162,7 +131,7 @@ static int link_parents(resolver *r)
     for (uint32_t u = 0; u < n; u++) {
         const char *s = list_of(r, r->nu->units[u].subunits);
         for (; s && *s; s += strlen(s) + 1)
-            r->kids[fill[u]++] = table_find(&r->table, r->nu, s);
+            r->kids[fill[u]++] = table_find(&r->table, s);
     }
     return 0;
 }
@@ -229,7 +198,7 @@ int pn_nupn_resolve(net_t *net, pn_nupn *nu, const char *file)
     size_t n = nu->nunits;
     if (!n)
         return 0;
-    resolver r = {net, nu, file, {NULL, 0}, NULL, NULL, NULL, NULL, NULL};
+    resolver r = {net, nu, file, {0}, NULL, NULL, NULL, NULL, NULL};
     uint32_t *stack = NULL;
     int rc = -1;
     r.parent = malloc(n * sizeof *r.parent);
@@ -248,7 +217,7 @@ int pn_nupn_resolve(net_t *net, pn_nupn *nu, const char *file)
         add_places(&r) == 0)
         rc = 0;
 out:
-    free(r.table.slots);
+    strmap_free(&r.table);
     free(r.parent);
     free(r.kid_start);
     free(r.kids);

@@ -15,6 +15,7 @@
  * computed, not tried, and every conjunct is checked as soon as its
  * variables are bound, pruning all extensions of a failing partial binding.
  * Copies that can never be marked or fired are kept: simpler, and correct. */
+#include "base/grow.h"
 #include "pnml-colored.h"
 #include "pnml-internal.h"
 
@@ -136,14 +137,8 @@ static int guard_value(const pc_net *pn, const pc_term *t, const uint32_t *val)
 static int push(unfolder *U, uint32_t color, int64_t count, long line)
 {
     mvec *m = &U->ms;
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        entry *e = cap < SIZE_MAX / sizeof *e ? realloc(m->e, cap * sizeof *e) : NULL;
-        if (!e)
-            return fail_at(U, line, "out of memory");
-        m->e = e;
-        m->cap = cap;
-    }
+    if (GROW(m->e, m->cap, m->n + 1) < 0)
+        return fail_at(U, line, "out of memory");
     m->e[m->n++] = (entry){ color, count };
     return 0;
 }
@@ -543,14 +538,8 @@ static int emit(unfolder *U, uint32_t t, const plan *P)
     uint32_t nt = (uint32_t)rc;
     if (P->nv && nc_set_comment(&U->net->transitions[nt].comment, comment) < 0)
         return fail_at(U, tr->line, "out of memory");
-    if (U->ngroup == U->cap_group) {
-        size_t cap = U->cap_group ? U->cap_group * 2 : 64;
-        uint32_t *g = realloc(U->group, cap * sizeof *g);
-        if (!g)
-            return fail_at(U, tr->line, "out of memory");
-        U->group = g;
-        U->cap_group = cap;
-    }
+    if (GROW(U->group, U->cap_group, U->ngroup + 1) < 0)
+        return fail_at(U, tr->line, "out of memory");
     U->group[U->ngroup++] = nt;
     return add_arcs(U, t, nt);
 }

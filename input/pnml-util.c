@@ -1,5 +1,6 @@
 /* Small helpers of the PNML reader: an offset-addressed string arena and a
  * safe rendering of untrusted text for one-line messages. */
+#include "base/grow.h"
 #include "pnml-internal.h"
 
 #include <libxml/parser.h>
@@ -13,16 +14,8 @@ size_t pn_arena_add(pn_arena *a, const char *s, size_t n)
     if (n > SIZE_MAX / 2 - 2 || a->len > SIZE_MAX / 2 - 2 - n)
         return PN_NONE;
     size_t need = a->len + n + 2;
-    if (need > a->cap) {
-        size_t ncap = a->cap ? a->cap : 256;
-        while (ncap < need)
-            ncap *= 2;
-        char *ns = realloc(a->s, ncap);
-        if (!ns)
-            return PN_NONE;
-        a->s = ns;
-        a->cap = ncap;
-    }
+    if (GROW(a->s, a->cap, need) < 0)
+        return PN_NONE;
     size_t off = a->len;
     if (n)
         memcpy(a->s + off, s, n);

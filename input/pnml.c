@@ -16,6 +16,7 @@
  * <name> is free text.  Places and transitions keep file order; an arc
  * whose ends are known is added at once, the others after the last node.
  */
+#include "base/grow.h"
 #include "input.h"
 #include "pnml-internal.h"
 
@@ -90,19 +91,7 @@ typedef struct reader {
 /* Makes room for n characters and a NUL. */
 static int buf_reserve(buf *b, size_t n)
 {
-    if (n < b->cap)
-        return 0;
-    if (n > SIZE_MAX / 2 - 1)
-        return -1;
-    size_t ncap = b->cap ? b->cap : 64;
-    while (ncap <= n)
-        ncap *= 2;
-    char *ns = realloc(b->s, ncap);
-    if (!ns)
-        return -1;
-    b->s = ns;
-    b->cap = ncap;
-    return 0;
+    return n < SIZE_MAX ? GROW(b->s, b->cap, n + 1) : -1;
 }
 
 static int buf_set(buf *b, const char *s, size_t n)
@@ -402,16 +391,8 @@ static int add_arc(reader *R, const char *id, const char *src, const char *tgt,
 
 static int defer_arc(reader *R)
 {
-    if (R->narcs == R->cap_arcs) {
-        size_t ncap = R->cap_arcs ? R->cap_arcs * 2 : 64;
-        if (ncap > SIZE_MAX / sizeof *R->arcs)
-            return fail_memory(R);
-        pending_arc *n = realloc(R->arcs, ncap * sizeof *n);
-        if (!n)
-            return fail_memory(R);
-        R->arcs = n;
-        R->cap_arcs = ncap;
-    }
+    if (GROW(R->arcs, R->cap_arcs, R->narcs + 1) < 0)
+        return fail_memory(R);
     pending_arc *p = &R->arcs[R->narcs];
     p->id = pn_arena_add(&R->ids, R->id.s, R->id.len);
     p->src = pn_arena_add(&R->ids, R->src.s, R->src.len);

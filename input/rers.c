@@ -26,7 +26,9 @@
  *  - cgraph's parser and messages are global state: the error function is
  *    installed only while parsing, and the lexer is always left at the end
  *    of the file or after an error, so that the next file starts clean. */
+#include "base/grow.h"
 #include "base/readfile.h"
+#include "base/strmap.h"
 #include "input/input.h"
 #include "input/rers.h"
 
@@ -475,36 +477,22 @@ static int check_start(reader *r)
 
 /* ---- labels ---- */
 
-typedef struct label_table {
-    uint32_t *slot;   /* label index + 1; 0 free */
-    size_t cap;
-} label_table;
-
-static uint64_t hash(const char *s, size_t len)
-{
-    uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-    return h;
-}
-
-/* The index of label (s, len), adding it at the end when new; -1 on out
- * of memory. */
-static int64_t label_index(reader *r, label_table *t, const char *s, size_t len)
+/* The index of label (s, len) in t (label -> index), adding it at the end
+ * when new; -1 on out of memory. */
+static int64_t label_index(reader *r, strmap *t, const char *s, size_t len)
 {
     rers_model *m = r->m;
-    size_t i = (size_t)hash(s, len) & (t->cap - 1);
-    for (; t->slot[i]; i = (i + 1) & (t->cap - 1)) {
-        const char *l = m->labels[t->slot[i] - 1];
-        if (!strncmp(l, s, len) && !l[len])
-            return t->slot[i] - 1;
-    }
+    int64_t l = strmap_find_n(t, s, len);
+    if (l >= 0)
+        return l;
     char *copy = strndup(s, len);
-    if (!copy)
+    uint32_t at = m->nlabels;
+    if (!copy || strmap_insert(t, copy, &at) < 0) {
+        free(copy);
         return -1;
+    }
     m->labels[m->nlabels] = copy;
-    t->slot[i] = ++m->nlabels;
-    return m->nlabels - 1;
+    return m->nlabels++;
 }
 
 /* An edge already there with the same ends and label counts once. */
@@ -525,16 +513,11 @@ static int duplicate(const reader *r, const edge_rec *er)
 static int number_labels(reader *r)
 {
     rers_model *m = r->m;
-    label_table t = { NULL, 16 };
-    while (t.cap < 2 * r->nedges)
-        t.cap *= 2;
-    t.slot = calloc(t.cap, sizeof *t.slot);
+    strmap t = {0};
     m->labels = calloc(r->nedges ? r->nedges : 1, sizeof *m->labels);
     r->order = malloc((r->nedges ? r->nedges : 1) * sizeof *r->order);
-    if (!t.slot || !m->labels || !r->order) {
-        free(t.slot);
+    if (!m->labels || !r->order)
         return oom(r);
-    }
     for (size_t i = 0; i < r->nedges; i++) {
         edge_rec *er = &r->edges[i];
         if (!er->len)
@@ -546,13 +529,13 @@ static int number_labels(reader *r)
         }
         int64_t l = label_index(r, &t, er->label, er->len);
         if (l < 0) {
-            free(t.slot);
+            strmap_free(&t);
             return oom(r);
         }
         er->lab = (int32_t)l;
         r->order[r->nordered++] = (uint32_t)i;
     }
-    free(t.slot);
+    strmap_free(&t);
     return 0;
 }
 
@@ -664,13 +647,8 @@ static int build_places(reader *r)
                 continue;
             const char *nn = agnameof(n);
             size_t len = strlen(nn) + 2;
-            if (len > cap) {
-                char *bigger = realloc(id, len);
-                if (!bigger)
-                    goto nomem;
-                id = bigger;
-                cap = len;
-            }
+            if (GROW(id, cap, len) < 0)
+                goto nomem;
             snprintf(id, cap, "s%s", nn);
             int p = nc_create_place(r->net, id, NULL, n == aghead(st->e));
             if (p < 0 || (status = nc_unit_add_place(r->net, (uint32_t)u, (uint32_t)p)) < 0) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
 #include "input/input.h"
 #include "input/rers.h"
 
@@ -115,16 +116,8 @@ typedef struct block {
 
 static int block_add_line(block *b, const char *line, size_t len)
 {
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + len + 1)
-            cap *= 2;
-        char *t = realloc(b->text, cap);
-        if (!t)
-            return -1;
-        b->text = t;
-        b->cap = cap;
-    }
+    if (GROW(b->text, b->cap, b->len + len + 1) < 0)
+        return -1;
     memcpy(b->text + b->len, line, len);
     b->len += len;
     b->text[b->len] = 0;
@@ -160,16 +153,10 @@ static int finish_block(const char *path, net_t *net, block *b, prop_entry **v, 
     tree_t *t = formula_parse_text(b->text, path, &opts, net, net->lang_data, rers_resolve, &kind);
     if (!t)
         return -1;
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 32;
-        prop_entry *w = realloc(*v, c * sizeof *w);
-        if (!w) {
-            tree_free(t);
-            nc_error(path, 0, "out of memory");
-            return -1;
-        }
-        *v = w;
-        *cap = c;
+    if (GROW(*v, *cap, *n + 1) < 0) {
+        tree_free(t);
+        nc_error(path, 0, "out of memory");
+        return -1;
     }
     prop_entry *e = &(*v)[(*n)++];
     memset(e, 0, sizeof *e);

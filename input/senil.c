@@ -8,6 +8,7 @@
  * @partition lines may name places introduced further down, so they are
  * kept with their line numbers and resolved at the end.  Every error is
  * one of §5.5's, as "FILE:LINE: message", and stops the reading. */
+#include "base/grow.h"
 #include "base/readfile.h"
 #include "input/input.h"
 
@@ -281,14 +282,8 @@ static int entry(reader *r, int trans)
 
 static int keep_for_later(reader *r, const char *text, int section)
 {
-    if (r->nlater == r->clater) {
-        size_t cap = r->clater ? 2 * r->clater : 16;
-        pending *p = realloc(r->later, cap * sizeof *p);
-        if (!p)
-            return -1;
-        r->later = p;
-        r->clater = cap;
-    }
+    if (GROW(r->later, r->clater, r->nlater + 1) < 0)
+        return -1;
     char *copy = strdup(text);
     if (!copy)
         return -1;

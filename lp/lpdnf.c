@@ -3,6 +3,7 @@
  * ever sits on an atom and becomes a flipped relation or, for fireability,
  * a disjunction of "fewer tokens than needed". */
 #include "lp/lpdnf.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,15 +169,9 @@ static uint32_t add_con(builder *b, const lin_term *terms, uint32_t nterms,
     lindnf *o = b->out;
     if (b->oom)
         return 0;
-    if (o->ncons == o->capcons) {
-        uint32_t cap = o->capcons ? 2 * o->capcons : 16;
-        lincon *v = cap > o->capcons ? realloc(o->cons, (size_t)cap * sizeof *v) : NULL;
-        if (!v) {
-            b->oom = 1;
-            return 0;
-        }
-        o->cons = v;
-        o->capcons = cap;
+    if (o->ncons == UINT32_MAX || GROW(o->cons, o->capcons, (size_t)o->ncons + 1) < 0) {
+        b->oom = 1;
+        return 0;
     }
     lincon *c = &o->cons[o->ncons];
     c->terms = malloc((nterms ? nterms : 1) * sizeof *terms);

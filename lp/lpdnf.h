@@ -27,7 +27,8 @@ typedef struct lincon {
 
 typedef struct lindnf {
     lincon *cons;       /* pool shared by the disjuncts */
-    uint32_t ncons, capcons;
+    uint32_t ncons;
+    size_t capcons;
     /* disjunct d is the conjunction of cons[items[i]] for i in
      * [start[d], start[d + 1]); no disjunct at all means false */
     uint32_t ndisj;

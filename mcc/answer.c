@@ -1,6 +1,7 @@
 /* The answer lines.  Everything that reaches stdout in an mcc run goes
  * through here, so that each line is flushed at once (a kill at the time
  * limit keeps what was printed) and no value is ever answered twice. */
+#include "base/grow.h"
 #include "mcc/internal.h"
 
 #include <stdio.h>
@@ -28,14 +29,8 @@ static int claim(const char *id)
         fprintf(stderr, "mck: internal error: value %s answered twice; second answer dropped\n", id);
         return 0;
     }
-    if (nprinted == cap_printed) {
-        size_t cap = cap_printed ? 2 * cap_printed : 32;
-        char **bigger = realloc(printed, cap * sizeof *bigger);
-        if (!bigger)
-            return 0;
-        printed = bigger;
-        cap_printed = cap;
-    }
+    if (GROW(printed, cap_printed, nprinted + 1) < 0)
+        return 0;
     char *copy = strdup(id);
     if (!copy)
         return 0;

@@ -18,6 +18,7 @@
  *   5. One exploration records the reachability graph with the atoms of
  *      all open formulas (checkers/ctl/ctl.h); once complete, each is
  *      evaluated on it, with the run that shows it where there is one. */
+#include "base/grow.h"
 #include "checkers/ctl/ctl.h"
 #include "lp/stateeq.h"
 #include "engine/stateeval.h"
@@ -42,7 +43,7 @@ typedef struct ctl_query {
     const char *id;
     tree_t *formula;    /* simplified copy */
     fact *facts;
-    size_t nfacts;
+    size_t nfacts, cap_facts;
     int used;           /* USED_* behind the facts and the simplification */
     int decided;
 } ctl_query;
@@ -141,10 +142,8 @@ static int add_facts(ctl_query *q, const tree_t *t)
     case T_EF: case T_AG:
         if (!tree_is_state_formula(t->l))
             return 0;
-        fact *f = realloc(q->facts, (q->nfacts + 1) * sizeof *f);
-        if (!f)
+        if (GROW(q->facts, q->cap_facts, q->nfacts + 1) < 0)
             return -1;
-        q->facts = f;
         q->facts[q->nfacts++] = (fact){t, UNKNOWN};
         return 0;
     default:
@@ -334,7 +333,7 @@ int mcc_ctl(mcc_run *r, const char *path)
         }
         int changed = 0;
         f = tree_fold(mcc_simplify(r, f, &changed));
-        q[n] = (ctl_query){p->id, f, NULL, 0, changed ? USED_TOPOLOGICAL : 0, 0};
+        q[n] = (ctl_query){p->id, f, NULL, 0, 0, changed ? USED_TOPOLOGICAL : 0, 0};
         if (!f || add_facts(&q[n], f) < 0) {
             fprintf(stderr, "mck mcc: %s: out of memory; left unanswered\n", p->id);
             q[n].decided = 1;

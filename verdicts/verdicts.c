@@ -1,6 +1,7 @@
 /* The verdict set object: building, looking up, freeing.  Reading and
  * writing live in read.c and write.c and use only these functions. */
 #include "verdicts/verdicts.h"
+#include "base/grow.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -19,30 +20,12 @@ static int set_string(char **field, const char *text)
     return 0;
 }
 
-/* Makes room for one more element of an array with *cap slots. */
-static int grow(void **items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 4;
-    if (n < need)
-        n = need;
-    if (n > SIZE_MAX / size)
-        return -1;
-    void *p = realloc(*items, n * size);
-    if (!p)
-        return -1;
-    *items = p;
-    *cap = n;
-    return 0;
-}
-
 /* Appends a copy of text to a string list whose capacity is its length
  * (lists stay short: techniques, instances). */
 static int push_string(char ***list, size_t *n, const char *text)
 {
     size_t cap = *n;
-    if (grow((void **)list, &cap, *n + 1, sizeof **list))
+    if (GROW(*list, cap, *n + 1))
         return -1;
     if (!((*list)[*n] = strdup(text)))
         return -1;
@@ -115,7 +98,7 @@ void vs_free(verdictset_t *vs)
 
 verdict_t *vs_add(verdictset_t *vs, const char *category, const char *reference)
 {
-    if (grow((void **)&vs->verdicts, &vs->cap, vs->nverdicts + 1, sizeof *vs->verdicts))
+    if (GROW(vs->verdicts, vs->cap, vs->nverdicts + 1))
         return NULL;
     verdict_t *v = calloc(1, sizeof *v);
     if (!v)
@@ -307,7 +290,7 @@ static int copy_extra(vd_step *s, const char *const *extra, size_t nextra)
 int vd_add_step(verdict_t *v, const char *transition, const char *name,
                 const char *const *extra, size_t nextra)
 {
-    if (grow((void **)&v->steps, &v->cap_steps, v->nsteps + 1, sizeof *v->steps))
+    if (GROW(v->steps, v->cap_steps, v->nsteps + 1))
         return -1;
     vd_step *s = &v->steps[v->nsteps];
     memset(s, 0, sizeof *s);

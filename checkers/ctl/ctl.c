@@ -4,6 +4,7 @@
 #include "checkers/ctl/ctl.h"
 #include "checkers/ctl/ctlint.h"
 #include "engine/stateeval.h"
+#include "base/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,18 +35,12 @@ static int collect_atoms(ctl_model *m, const tree_t *t)
     if (is_atom(t)) {
         if (atom_index(m, t) >= 0)
             return 0;
-        if (m->natoms == m->catoms) {
-            size_t cap = m->catoms ? 2 * m->catoms : 16;
-            const tree_t **a = realloc(m->atoms, cap * sizeof *a);
-            uint64_t **b = realloc(m->abits, cap * sizeof *b);
-            if (a)
-                m->atoms = a;
-            if (b)
-                m->abits = b;
-            if (!a || !b)
-                return -1;
-            m->catoms = cap;
-        }
+        /* catoms is the room of both: it moves only when both grew, and
+         * then the same way */
+        size_t ca = m->catoms, cb = m->catoms;
+        if (GROW(m->atoms, ca, m->natoms + 1) < 0 || GROW(m->abits, cb, m->natoms + 1) < 0)
+            return -1;
+        m->catoms = ca;
         m->abits[m->natoms] = NULL;
         m->atoms[m->natoms++] = t;
         return 0;

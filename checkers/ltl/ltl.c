@@ -10,6 +10,7 @@
  * path to that root and, inside its component, breadth-first paths
  * through an edge of each acceptance set and back to the root. */
 #include "base/clock.h"
+#include "base/grow.h"
 #include "checkers/ltl/ltl.h"
 #include "checkers/ltl/ltl2ba.h"
 #include "engine/progress.h"
@@ -288,14 +289,8 @@ typedef struct path {
 
 static int path_add(path *p, uint32_t via)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 64;
-        uint32_t *v = realloc(p->via, cap * sizeof *v);
-        if (!v)
-            return -1;
-        p->via = v;
-        p->cap = cap;
-    }
+    if (GROW(p->via, p->cap, p->n + 1) < 0)
+        return -1;
     p->via[p->n++] = via;
     return 0;
 }

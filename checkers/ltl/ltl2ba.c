@@ -2,6 +2,7 @@
  * subformulas get one number), so that sets of obligations are bitsets
  * and states are found by their set. */
 #include "checkers/ltl/ltl2ba.h"
+#include "base/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,10 +63,12 @@ typedef struct tr {
     uint32_t nf;
     uint32_t nacc;
     sstate *states;
-    uint32_t nstates, cstates, max_states;
+    uint32_t nstates, max_states;
+    size_t cstates;
     /* the branches of the state being expanded */
     edge_b *br;
-    uint32_t nbr, cbr;
+    uint32_t nbr;
+    size_t cbr;
     const char *err;
 } tr;
 
@@ -120,15 +123,9 @@ static int64_t intern(tr *T, const tree_t *t)
 
 static int emit(tr *T, const fset *cond, const fset *next, uint64_t pending)
 {
-    if (T->nbr == T->cbr) {
-        uint32_t cap = T->cbr ? 2 * T->cbr : 16;
-        edge_b *b = realloc(T->br, cap * sizeof *b);
-        if (!b) {
-            T->err = "out of memory";
-            return -1;
-        }
-        T->br = b;
-        T->cbr = cap;
+    if (T->nbr == UINT32_MAX || GROW(T->br, T->cbr, (size_t)T->nbr + 1) < 0) {
+        T->err = "out of memory";
+        return -1;
     }
     uint64_t all = T->nacc == 64 ? ~(uint64_t)0 : (((uint64_t)1 << T->nacc) - 1);
     T->br[T->nbr++] = (edge_b){*cond, *next, all & ~pending, 0};
@@ -232,15 +229,9 @@ static int64_t state_of(tr *T, const fset *obl)
         T->err = "automaton too large";
         return -1;
     }
-    if (T->nstates == T->cstates) {
-        uint32_t cap = T->cstates ? 2 * T->cstates : 16;
-        sstate *s = realloc(T->states, cap * sizeof *s);
-        if (!s) {
-            T->err = "out of memory";
-            return -1;
-        }
-        T->states = s;
-        T->cstates = cap;
+    if (GROW(T->states, T->cstates, (size_t)T->nstates + 1) < 0) {
+        T->err = "out of memory";
+        return -1;
     }
     T->states[T->nstates] = (sstate){*obl, NULL, 0, 0};
     return T->nstates++;

@@ -65,6 +65,7 @@ typedef struct bp_com {
     struct bp_com **kids;    /* the parts; BC_LOOP: the clauses */
     int *repeat;             /* BC_LOOP: 1 repeat, 0 exit, per clause */
     size_t nkids;
+    size_t cap_kids, cap_repeat;
 } bp_com;
 
 /* What a net transition does, for runs. */
@@ -78,13 +79,13 @@ typedef struct bp_trans {
 typedef struct bp_program {
     char *file;
     bp_decl *decls;
-    size_t ndecls;
+    size_t ndecls, cap_decls;
     bp_action *actions;
-    size_t nactions;
+    size_t nactions, cap_actions;
     bp_com *body;
     /* per net transition */
     bp_trans *trans;
-    size_t ntrans;
+    size_t ntrans, cap_trans;
     size_t nplaces_program;   /* places before the control places */
     size_t naction_transitions;
     size_t ncontrol;

@@ -12,6 +12,7 @@
  * Values: one place x=v per value (CFA's layout idea, cfa-format.md §5),
  * channel slots c[i]=empty / c[i]=v, and one net transition per satisfying
  * assignment of an action, found with CFA's evaluator. */
+#include "base/grow.h"
 #include "base/readfile.h"
 #include "input/bpn2/bpn2.h"
 
@@ -34,9 +35,10 @@ typedef struct builder {
     bp_program *g;
     net_t *net;
     handle *h;
-    size_t nh, ch;
+    size_t nh, cap_h;
     /* resolution scratch: a mark per handle */
     uint32_t *mark, epoch;
+    size_t cap_mark;
     hvec stack, out;
     int failed;
     /* expansion */
@@ -61,14 +63,8 @@ static int fail(builder *b, long line, const char *fmt, ...)
 
 static int hv_push(builder *b, hvec *v, uint32_t x)
 {
-    if (v->n == v->cap) {
-        size_t ncap = v->cap ? v->cap * 2 : 4;
-        uint32_t *n = realloc(v->v, ncap * sizeof *n);
-        if (!n)
-            return fail(b, 0, "out of memory");
-        v->v = n;
-        v->cap = ncap;
-    }
+    if (GROW(v->v, v->cap, v->n + 1) < 0)
+        return fail(b, 0, "out of memory");
     v->v[v->n++] = x;
     return 0;
 }
@@ -77,18 +73,8 @@ static int64_t new_handle(builder *b)
 {
     if (b->nh >= BPN2_MAX_PLACES)
         return fail(b, 0, "the program needs more than %u control places", BPN2_MAX_PLACES);
-    if (b->nh == b->ch) {
-        size_t ncap = b->ch ? b->ch * 2 : 64;
-        handle *n = realloc(b->h, ncap * sizeof *n);
-        uint32_t *m = realloc(b->mark, ncap * sizeof *m);
-        if (n)
-            b->h = n;
-        if (m)
-            b->mark = m;
-        if (!n || !m)
-            return fail(b, 0, "out of memory");
-        b->ch = ncap;
-    }
+    if (GROW(b->h, b->cap_h, b->nh + 1) < 0 || GROW(b->mark, b->cap_mark, b->nh + 1) < 0)
+        return fail(b, 0, "out of memory");
     memset(&b->h[b->nh], 0, sizeof *b->h);
     b->mark[b->nh] = 0;
     return (int64_t)b->nh++;
@@ -428,14 +414,8 @@ typedef struct arcs {
 
 static int arc(builder *b, arcs *a, nc_arc_kind kind, uint32_t p)
 {
-    if (a->n == a->cap) {
-        size_t ncap = a->cap ? a->cap * 2 : 16;
-        void *n = realloc(a->v, ncap * sizeof *a->v);
-        if (!n)
-            return fail(b, 0, "out of memory");
-        a->v = n;
-        a->cap = ncap;
-    }
+    if (GROW(a->v, a->cap, a->n + 1) < 0)
+        return fail(b, 0, "out of memory");
     a->v[a->n].kind = kind;
     a->v[a->n].place = p;
     a->n++;
@@ -445,13 +425,8 @@ static int arc(builder *b, arcs *a, nc_arc_kind kind, uint32_t p)
 static int record(builder *b, bp_trans_kind kind, uint32_t x, uint32_t y)
 {
     bp_program *g = b->g;
-    size_t n = g->ntrans;
-    if (n == 0 || !(n & (n - 1))) {   /* doubling: 0, 1, 2, 4, ... */
-        bp_trans *t = realloc(g->trans, (n ? 2 * n : 1) * sizeof *t);
-        if (!t)
-            return fail(b, 0, "out of memory");
-        g->trans = t;
-    }
+    if (GROW(g->trans, g->cap_trans, g->ntrans + 1) < 0)
+        return fail(b, 0, "out of memory");
     g->trans[g->ntrans++] = (bp_trans){kind, x, y};
     return 0;
 }

@@ -8,6 +8,7 @@
  * an operand compares; any other '>' closes the action (no command can
  * follow an action without ';', '[]', '||', ')' or a keyword between). */
 #include "input/bpn2/bpn2.h"
+#include "base/grow.h"
 #include "base/readfile.h"
 
 #include <stdarg.h>
@@ -61,7 +62,7 @@ typedef struct parser {
     size_t ntoks, pos;
     bp_program *prog;
     uint32_t *scope;   /* visible declarations, innermost last */
-    size_t nscope, cscope;
+    size_t nscope, cap_scope;
     unsigned depth;
     unsigned expr_nodes;   /* of the action being read */
     /* the action being read */
@@ -70,13 +71,6 @@ typedef struct parser {
 } parser;
 
 static int fail(parser *p, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Arrays grow by doubling: they are reallocated when their length is 0 or
- * a power of two, so a long program is read in linear time. */
-static size_t room(size_t n)
-{
-    return n < 1 ? 1 : (n & (n - 1)) ? 0 : 2 * n;
-}
 
 static int fail(parser *p, long line, const char *fmt, ...)
 {
@@ -107,14 +101,8 @@ static int is_digit(char c)
 
 static int push_tok(parser *p, size_t *cap, tok t)
 {
-    if (p->ntoks + 1 >= *cap) {
-        size_t ncap = *cap ? *cap * 2 : 256;
-        tok *n = realloc(p->toks, ncap * sizeof *n);
-        if (!n)
-            return fail(p, t.line, "out of memory");
-        p->toks = n;
-        *cap = ncap;
-    }
+    if (GROW(p->toks, *cap, p->ntoks + 1) < 0)
+        return fail(p, t.line, "out of memory");
     p->toks[p->ntoks++] = t;
     return 0;
 }
@@ -307,13 +295,8 @@ static int add_decl(parser *p, const tok *name)
     bp_program *g = p->prog;
     if (g->ndecls >= UINT32_MAX / 2)
         return fail(p, name->line, "too many declarations");
-    bp_decl *n = room(g->ndecls) ? realloc(g->decls, room(g->ndecls) * sizeof *n) : g->decls;
-    uint32_t *sc = room(p->nscope) ? realloc(p->scope, room(p->nscope) * sizeof *sc) : p->scope;
-    if (n)
-        g->decls = n;
-    if (sc)
-        p->scope = sc;
-    if (!n || !sc)
+    if (GROW(g->decls, g->cap_decls, g->ndecls + 1) < 0 ||
+        GROW(p->scope, p->cap_scope, p->nscope + 1) < 0)
         return fail(p, name->line, "out of memory");
     bp_decl *d = &g->decls[g->ndecls];
     memset(d, 0, sizeof *d);
@@ -702,19 +685,13 @@ static bp_com *new_com(parser *p, bp_kind k, long line)
 
 static int add_kid(parser *p, bp_com *c, bp_com *kid, int repeat)
 {
-    size_t want = room(c->nkids);
-    bp_com **k = want ? realloc(c->kids, want * sizeof *k) : c->kids;
-    if (k)
-        c->kids = k;
-    int *r = c->kind != BC_LOOP ? NULL : want ? realloc(c->repeat, want * sizeof *r) : c->repeat;
-    if (r)
-        c->repeat = r;
-    if (!k || (c->kind == BC_LOOP && !r)) {
+    if (GROW(c->kids, c->cap_kids, c->nkids + 1) < 0 ||
+        (c->kind == BC_LOOP && GROW(c->repeat, c->cap_repeat, c->nkids + 1) < 0)) {
         bp_com_free(kid);
         return fail(p, c->line, "out of memory");
     }
-    if (r)
-        r[c->nkids] = repeat;
+    if (c->kind == BC_LOOP)
+        c->repeat[c->nkids] = repeat;
     c->kids[c->nkids++] = kid;
     return 0;
 }
@@ -745,16 +722,13 @@ static bp_com *action(parser *p)
     unsigned *uses = calloc(g->ndecls + 1, sizeof *uses);
     int rc = uses ? check_uses(p, e, uses, line) : fail(p, line, "out of memory");
     free(uses);
-    bp_action *a = rc != 0 ? NULL : room(g->nactions)
-                   ? realloc(g->actions, room(g->nactions) * sizeof *a) : g->actions;
-    if (rc == 0 && !a)
-        fail(p, line, "out of memory");
-    if (!a) {
+    if (rc == 0 && GROW(g->actions, g->cap_actions, g->nactions + 1) < 0)
+        rc = fail(p, line, "out of memory");
+    if (rc != 0) {
         cfa_expr_free(e);
         return NULL;
     }
-    g->actions = a;
-    a = &g->actions[g->nactions];
+    bp_action *a = &g->actions[g->nactions];
     memset(a, 0, sizeof *a);
     a->expr = e;
     a->line = line;

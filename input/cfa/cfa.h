@@ -58,12 +58,13 @@ typedef struct cfa_trans {
 typedef struct cfa_automaton {
     char *name;
     char **states;         /* in order of first appearance */
-    size_t nstates;
+    size_t nstates, cap_states;
     long *state_lines;     /* where each state first appears */
+    size_t cap_state_lines;
     int32_t start;         /* -1 until @start */
     long line, start_line;
     cfa_trans *trans;
-    size_t ntrans;
+    size_t ntrans, cap_trans;
     uint32_t first_place;
 } cfa_automaton;
 
@@ -71,17 +72,17 @@ typedef struct cfa_automaton {
 typedef struct cfa_label {
     char *name;
     uint32_t *aut, *state;
-    size_t n;
+    size_t n, cap_aut, cap_state;
 } cfa_label;
 
 typedef struct cfa_model {
     char *file;
     cfa_decl *decls;
-    size_t ndecls;
+    size_t ndecls, cap_decls;
     cfa_automaton *auts;
-    size_t nauts;
+    size_t nauts, cap_auts;
     cfa_label *labels;
-    size_t nlabels;
+    size_t nlabels, cap_labels;
     /* per net transition: its automaton and CFA transition */
     uint32_t *net_aut, *net_trans;
     size_t nnet;

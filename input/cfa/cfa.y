@@ -24,7 +24,7 @@ typedef struct cy_type {
 } cy_type;
 typedef struct cy_names {
     char **v;
-    size_t n;
+    size_t n, cap;
 } cy_names;
 }
 
@@ -32,6 +32,7 @@ typedef struct cy_names {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
 int cylex(CYSTYPE *lval, CYLTYPE *lloc, void *scanner);
 static void cyerror(CYLTYPE *loc, void *scanner, cy_state *st, const char *msg);
 static void names_free(cy_names *n);
@@ -202,19 +203,17 @@ static void names_free(cy_names *n)
         free(n->v[i]);
     free(n->v);
     n->v = NULL;
-    n->n = 0;
+    n->n = n->cap = 0;
 }
 
 static int names_add(cy_state *st, cy_names *n, char *s, long line)
 {
-    char **v = realloc(n->v, (n->n + 1) * sizeof *v);
-    if (!v) {
+    if (GROW(n->v, n->cap, n->n + 1) < 0) {
         free(s);
         cy_error(st, line, "out of memory");
         return -1;
     }
-    v[n->n++] = s;
-    n->v = v;
+    n->v[n->n++] = s;
     return 0;
 }
 

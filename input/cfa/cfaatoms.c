@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
 #include "cfa.h"
 #include "input/input.h"
 
@@ -14,19 +15,14 @@
 
 typedef struct places {
     lin_term *v;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
 } places;
 
 static int places_add(places *p, uint32_t place, int64_t coef)
 {
-    if (p->n == p->cap) {
-        uint32_t cap = p->cap ? 2 * p->cap : 16;
-        lin_term *v = realloc(p->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        p->v = v;
-        p->cap = cap;
-    }
+    if (p->n == UINT32_MAX || GROW(p->v, p->cap, (size_t)p->n + 1) < 0)
+        return -1;
     p->v[p->n].place = place;
     p->v[p->n].coef = coef;
     p->n++;

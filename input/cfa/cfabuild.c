@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
 #include "cfaint.h"
 
 void cy_error(cy_state *st, long line, const char *fmt, ...)
@@ -23,17 +24,6 @@ static int no_memory(cy_state *st, long line)
 {
     cy_error(st, line, "out of memory");
     return -1;
-}
-
-/* Grows an array by one element; the new element is zeroed. */
-static void *grow(void *array, size_t *n, size_t size)
-{
-    char *v = realloc(array, (*n + 1) * size);
-    if (!v)
-        return NULL;
-    memset(v + *n * size, 0, size);
-    (*n)++;
-    return v;
 }
 
 int64_t cfa_find_decl(const cfa_model *m, const char *name)
@@ -121,14 +111,14 @@ static cfa_decl *new_decl(cy_state *st, char *name, long line)
         free(name);
         return NULL;
     }
-    cfa_decl *v = grow(st->m->decls, &st->m->ndecls, sizeof *v);
-    if (!v) {
+    cfa_model *m = st->m;
+    if (GROW(m->decls, m->cap_decls, m->ndecls + 1) < 0) {
         free(name);
         no_memory(st, line);
         return NULL;
     }
-    st->m->decls = v;
-    cfa_decl *d = &v[st->m->ndecls - 1];
+    cfa_decl *d = &m->decls[m->ndecls++];
+    memset(d, 0, sizeof *d);
     d->name = name;
     d->line = line;
     return d;
@@ -211,13 +201,13 @@ int cy_automaton(cy_state *st, char *name, long line)
         free(name);
         return -1;
     }
-    cfa_automaton *v = grow(st->m->auts, &st->m->nauts, sizeof *v);
-    if (!v) {
+    cfa_model *m = st->m;
+    if (GROW(m->auts, m->cap_auts, m->nauts + 1) < 0) {
         free(name);
         return no_memory(st, line);
     }
-    st->m->auts = v;
-    cfa_automaton *a = current(st);
+    cfa_automaton *a = &m->auts[m->nauts++];
+    memset(a, 0, sizeof *a);
     a->name = name;
     a->line = line;
     a->start = -1;
@@ -241,15 +231,11 @@ static int64_t state_ref(cy_state *st, cfa_automaton *a, char *name, long line)
             free(name);
             return (int64_t)i;
         }
-    char **v = realloc(a->states, (a->nstates + 1) * sizeof *v);
-    long *lines = v ? realloc(a->state_lines, (a->nstates + 1) * sizeof *lines) : NULL;
-    if (v)
-        a->states = v;
-    if (!lines) {
+    if (GROW(a->states, a->cap_states, a->nstates + 1) < 0 ||
+        GROW(a->state_lines, a->cap_state_lines, a->nstates + 1) < 0) {
         free(name);
         return no_memory(st, line);
     }
-    a->state_lines = lines;
     a->states[a->nstates] = name;
     a->state_lines[a->nstates] = line;
     return (int64_t)a->nstates++;
@@ -295,13 +281,12 @@ int cy_label(cy_state *st, const char *state, char *label, long line)
         if (!strcmp(m->labels[i].name, label))
             l = &m->labels[i];
     if (!l) {
-        cfa_label *v = grow(m->labels, &m->nlabels, sizeof *v);
-        if (!v) {
+        if (GROW(m->labels, m->cap_labels, m->nlabels + 1) < 0) {
             free(label);
             return no_memory(st, line);
         }
-        m->labels = v;
-        l = &v[m->nlabels - 1];
+        l = &m->labels[m->nlabels++];
+        memset(l, 0, sizeof *l);
         l->name = label;
     } else {
         free(label);
@@ -310,13 +295,8 @@ int cy_label(cy_state *st, const char *state, char *label, long line)
     for (size_t i = 0; i < l->n; i++)
         if (l->aut[i] == aut && l->state[i] == (uint32_t)s)
             return 0;   /* the same label twice on a state says nothing new */
-    uint32_t *av = realloc(l->aut, (l->n + 1) * sizeof *av);
-    if (av)
-        l->aut = av;
-    uint32_t *sv = av ? realloc(l->state, (l->n + 1) * sizeof *sv) : NULL;
-    if (!sv)
+    if (GROW(l->aut, l->cap_aut, l->n + 1) < 0 || GROW(l->state, l->cap_state, l->n + 1) < 0)
         return no_memory(st, line);
-    l->state = sv;
     l->aut[l->n] = aut;
     l->state[l->n] = (uint32_t)s;
     l->n++;
@@ -332,15 +312,9 @@ static void free_items(cfa_item *items, size_t n)
 
 static int add_item(cy_state *st, cfa_item item, long line)
 {
-    if (st->nitems == st->cap_items) {
-        size_t cap = st->cap_items ? 2 * st->cap_items : 8;
-        cfa_item *v = realloc(st->items, cap * sizeof *v);
-        if (!v) {
-            cfa_expr_free(item.expr);
-            return no_memory(st, line);
-        }
-        st->items = v;
-        st->cap_items = cap;
+    if (GROW(st->items, st->cap_items, st->nitems + 1) < 0) {
+        cfa_expr_free(item.expr);
+        return no_memory(st, line);
     }
     st->items[st->nitems++] = item;
     return 0;
@@ -502,13 +476,12 @@ int cy_transition(cy_state *st, char *src, char *dst, long line)
     }
     int64_t s = state_ref(st, a, src, line);
     int64_t d = s < 0 ? (free(dst), -1) : state_ref(st, a, dst, line);
-    cfa_trans *v = d < 0 ? NULL : grow(a->trans, &a->ntrans, sizeof *v);
-    if (!v) {
+    if (d < 0 || GROW(a->trans, a->cap_trans, a->ntrans + 1) < 0) {
         free_items(items, nitems);
         return d < 0 ? -1 : no_memory(st, line);
     }
-    a->trans = v;
-    cfa_trans *t = &v[a->ntrans - 1];
+    cfa_trans *t = &a->trans[a->ntrans++];
+    memset(t, 0, sizeof *t);
     t->src = (uint32_t)s;
     t->dst = (uint32_t)d;
     t->items = items;
