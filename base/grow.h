@@ -17,4 +17,12 @@ int grow_array(void *arrp, size_t *cap, size_t need, size_t elem);
 /* grow_array for an array a (any T *) and its room cap (a size_t). */
 #define GROW(a, cap, need) grow_array(&(a), &(cap), (need), sizeof *(a))
 
+/* The same for an array whose bytes count against a memory budget: the
+ * room doubles from first until it holds need; *charged (the bytes the
+ * caller has so far) grows by the added room, which may not take it past
+ * limit.  With zero, the added room is cleared.  0, or -1 past the limit
+ * or with no memory, the array, *cap and *charged as they were. */
+int grow_charged(void *arrp, size_t *cap, size_t need, size_t elem, size_t first,
+                 size_t *charged, size_t limit, int zero);
+
 #endif

@@ -29,6 +29,7 @@
  * allocated per state: stacks, value arrays and that map grow by doubling
  * under the memory budget. */
 #include "base/clock.h"
+#include "base/grow.h"
 #include "checkers/ctl/ctl.h"
 #include "engine/progress.h"
 #include "engine/stateeval.h"
@@ -98,28 +99,12 @@ static int tick(local *L)
 
 /* Doubles *arr (elements of size elem) until it holds need; charged to the
  * budget.  0, or -1 with gave_up set. */
-static int grow(local *L, void **arr, size_t *cap, size_t need, size_t elem, int zero)
+static int grow(local *L, void *arrp, size_t *cap, size_t need, size_t elem, int zero)
 {
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap : 64;
-    while (cap2 < need)
-        cap2 *= 2;
-    size_t extra = (cap2 - *cap) * elem;
-    if (L->bytes + extra > L->budget) {
+    if (grow_charged(arrp, cap, need, elem, 64, &L->bytes, L->budget, zero) < 0) {
         L->gave_up = "memory budget exhausted";
         return -1;
     }
-    void *p = realloc(*arr, cap2 * elem);
-    if (!p) {
-        L->gave_up = "memory budget exhausted";
-        return -1;
-    }
-    if (zero)
-        memset((char *)p + *cap * elem, 0, extra);
-    L->bytes += extra;
-    *arr = p;
-    *cap = cap2;
     return 0;
 }
 
@@ -139,7 +124,7 @@ static int64_t state_of(local *L, const nc_count *m)
     if (r == 0)
         return (int64_t)number;
     if (L->nstates >= NO_STATE - 1 ||
-        grow(L, (void **)&L->refs, &L->crefs, L->nstates + 1, sizeof *L->refs, 0) < 0) {
+        grow(L, &L->refs, &L->crefs, L->nstates + 1, sizeof *L->refs, 0) < 0) {
         L->gave_up = "memory budget exhausted";
         return -1;
     }
@@ -180,7 +165,7 @@ static int64_t successor(local *L, lnode *n, uint32_t s, uint32_t t)
 
 static int value_room(local *L, lnode *n)
 {
-    return grow(L, (void **)&n->val, &n->nval, L->nstates, 1, 1);
+    return grow(L, &n->val, &n->nval, L->nstates, 1, 1);
 }
 
 /* ---- evaluation ---- */
@@ -189,8 +174,8 @@ static int eval(local *L, lnode *n, uint32_t s);
 
 static int push(local *L, lnode *n, uint32_t s)
 {
-    if (grow(L, (void **)&n->stack, &n->cstack, n->nstack + 1, sizeof *n->stack, 0) < 0 ||
-        grow(L, (void **)&n->seen, &n->cseen, n->nseen + 1, sizeof *n->seen, 0) < 0 ||
+    if (grow(L, &n->stack, &n->cstack, n->nstack + 1, sizeof *n->stack, 0) < 0 ||
+        grow(L, &n->seen, &n->cseen, n->nseen + 1, sizeof *n->seen, 0) < 0 ||
         value_room(L, n) < 0)
         return -1;
     n->stack[n->nstack++] = (frame){s, 0};
@@ -391,7 +376,7 @@ static lnode *build(local *L, const tree_t *t)
     if (!t)
         return NULL;
     lnode *n = calloc(1, sizeof *n);
-    if (!n || grow(L, (void **)&L->nodes, &L->cnodes, L->nnodes + 1, sizeof *L->nodes, 0) < 0) {
+    if (!n || grow(L, &L->nodes, &L->cnodes, L->nnodes + 1, sizeof *L->nodes, 0) < 0) {
         free(n);
         return NULL;
     }

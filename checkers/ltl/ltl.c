@@ -89,27 +89,12 @@ typedef struct product {
  * read before written (zero = 1) are cleared: touching every new page at
  * once made one doubling of the stacks, deep in a search, take longer than
  * a tenth of a one-second --timeout. */
-static int grow(product *P, void **arr, size_t *cap, size_t need, size_t elem, int zero)
+static int grow(product *P, void *arrp, size_t *cap, size_t need, size_t elem, int zero)
 {
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap : 1024;
-    while (cap2 < need)
-        cap2 *= 2;
-    if (P->bytes + (cap2 - *cap) * elem > P->budget) {
+    if (grow_charged(arrp, cap, need, elem, 1024, &P->bytes, P->budget, zero) < 0) {
         P->gave_up = "memory budget exhausted";
         return -1;
     }
-    void *p = realloc(*arr, cap2 * elem);
-    if (!p) {
-        P->gave_up = "memory budget exhausted";
-        return -1;
-    }
-    if (zero)
-        memset((char *)p + *cap * elem, 0, (cap2 - *cap) * elem);
-    P->bytes += (cap2 - *cap) * elem;
-    *arr = p;
-    *cap = cap2;
     return 0;
 }
 
@@ -147,8 +132,8 @@ static int64_t number_of(product *P, size_t len)
         return -1;
     }
     if (P->nstates >= DEAD_NUM - 2 ||
-        grow(P, (void **)&P->refs, &P->crefs, P->nstates + 1, sizeof *P->refs, 0) < 0 ||
-        grow(P, (void **)&P->num, &P->cnum, P->nstates + 1, sizeof *P->num, 1) < 0) {
+        grow(P, &P->refs, &P->crefs, P->nstates + 1, sizeof *P->refs, 0) < 0 ||
+        grow(P, &P->num, &P->cnum, P->nstates + 1, sizeof *P->num, 1) < 0) {
         P->gave_up = "memory budget exhausted";
         return -1;
     }
@@ -421,9 +406,9 @@ typedef struct stacks {
 
 static int push(product *P, stacks *S, uint32_t *count, uint32_t id, uint64_t in, uint32_t via)
 {
-    if (grow(P, (void **)&S->todo, &S->ctodo, S->ntodo + 1, sizeof *S->todo, 0) < 0 ||
-        grow(P, (void **)&S->roots, &S->croots, S->nroots + 1, sizeof *S->roots, 0) < 0 ||
-        grow(P, (void **)&S->live, &S->clive, S->nlive + 1, sizeof *S->live, 0) < 0)
+    if (grow(P, &S->todo, &S->ctodo, S->ntodo + 1, sizeof *S->todo, 0) < 0 ||
+        grow(P, &S->roots, &S->croots, S->nroots + 1, sizeof *S->roots, 0) < 0 ||
+        grow(P, &S->live, &S->clive, S->nlive + 1, sizeof *S->live, 0) < 0)
         return -1;
     P->num[id] = ++*count;
     S->roots[S->nroots++] = (root){*count, 0, in};

@@ -1,5 +1,6 @@
 /* grow_array and GROW: doubling, exact need, and refusals (an overflowing
- * size, no memory) that leave the array as it was. */
+ * size, no memory) that leave the array as it was; grow_charged under a
+ * memory budget. */
 #include "base/grow.h"
 #include "unit.h"
 
@@ -73,10 +74,39 @@ static void test_refusals(void)
     free(p);
 }
 
+/* grow_charged: the budget counts the added room, refuses what would pass
+ * it, and a refusal leaves array, room and count as they were. */
+static void test_charged(void)
+{
+    uint64_t *v = NULL;
+    size_t cap = 0, used = 100, limit = 100 + 64 * 8;
+    CHECK(grow_charged(&v, &cap, 5, 8, 16, &used, limit, 1) == 0 && cap == 16 &&
+              used == 100 + 16 * 8,
+          "charged: the first room, counted");
+    int zeroed = 1;
+    for (size_t i = 0; i < cap; i++)
+        zeroed &= v[i] == 0;
+    CHECK(zeroed, "charged: the new room cleared");
+    v[3] = 42;
+    CHECK(grow_charged(&v, &cap, 40, 8, 16, &used, limit, 0) == 0 && cap == 64 &&
+              used == limit && v[3] == 42,
+          "charged: doubles until the need fits (16 -> 64), exactly at the limit");
+    uint64_t *was = v;
+    CHECK(grow_charged(&v, &cap, 65, 8, 16, &used, limit, 1) == -1 && v == was && cap == 64 &&
+              used == limit,
+          "charged: past the limit: -1, untouched");
+    size_t big = 0;
+    CHECK(grow_charged(&v, &cap, SIZE_MAX, 8, 16, &big, SIZE_MAX, 0) == -1 && v == was &&
+              cap == 64 && big == 0,
+          "charged: an overflowing need: -1, untouched");
+    free(v);
+}
+
 int main(void)
 {
     test_appends();
     test_exact_need();
     test_refusals();
+    test_charged();
     UNIT_DONE();
 }
