@@ -39,6 +39,15 @@
  * rank r are decided, and an open target of rank < r met by a new edge is
  * zero at once.  When nothing waits at all, the root's open value is 0.
  *
+ * Within a rank, edges between configurations of one marking go first
+ * (the way the local check evaluates children where it stands), and an
+ * until makes its successor edges only when the strategy takes it there,
+ * so that a ψ that holds spares them.  Two things the local check's
+ * depth-first searches get for free are added: a false A F found on a
+ * lasso without waiting for the rank to be quiet (try_lasso), and work
+ * nobody waits for any more put aside (needed), so that a decided search
+ * does not leave its siblings to be explored before the rank is quiet.
+ *
  * Markings live in one store (numbered states); configurations in an array
  * with an open-addressing table over (state, node); edges, their targets
  * beyond two and the dependents' lists in arrays that grow by doubling
@@ -63,7 +72,8 @@
 
 enum { N_ATOM, N_NOT, N_AND, N_OR, N_EX, N_AX, N_EU, N_AU };
 enum { V_NEW, V_OPEN, V_ONE, V_ZERO };
-enum { E_HYPER, E_NEG };
+/* E_EXPAND: the successor edges of an until, still to be made */
+enum { E_HYPER, E_NEG, E_EXPAND };
 
 typedef struct dnode {
     uint8_t op;
@@ -77,13 +87,16 @@ typedef struct config {
     uint32_t edge0, nedge;  /* its edges, made together */
     uint32_t alive;         /* edges not dead */
     uint32_t dep;           /* first of the edges waiting on it, or NONE */
+    uint32_t step;          /* A[φ U ψ]: its edge into all successors, or NONE */
+    uint32_t walk;          /* the last lasso walk that passed it */
+    uint32_t susp;          /* its edges put aside while nobody needs it, or NONE */
     uint8_t val;
 } config;
 
 typedef struct edge {
     uint32_t src, ntgt;
     uint32_t cursor;        /* the targets before it are one */
-    uint8_t kind, dead;
+    uint8_t kind, dead, looked, here;
     union {
         uint32_t in[2];     /* up to two targets in the edge itself */
         uint64_t off;       /* more: in tg from off on */
@@ -99,7 +112,9 @@ typedef struct change {
 } change;
 
 typedef struct wlist {
-    uint64_t *a;            /* edges (BEST: distance << 32 | ~edge, a heap) */
+    uint32_t *here;         /* edges that stay at their state, taken first */
+    size_t nhere, chere;
+    uint64_t *a;            /* edges to successors (BEST: distance << 32 | ~edge, a heap) */
     size_t head, n, cap;    /* BFS takes from head */
 } wlist;
 
@@ -134,6 +149,9 @@ typedef struct dg {
     size_t ntg, ctg;
     dep *dp;
     size_t ndp, cdp;
+    dep *sp;                /* lists of edges put aside */
+    size_t nsp, csp;
+    uint32_t root;
     change *pp;             /* changes to pass on, before anything else */
     size_t npp, cpp;
     wlist *w;
@@ -145,6 +163,8 @@ typedef struct dg {
     volatile int *interrupted;
     unsigned ticks;
     progress prog;
+    uint32_t walk_id;
+    uint64_t walk_budget;   /* steps lasso walks may still take */
     const char *gave_up;
 } dg;
 
@@ -465,7 +485,7 @@ static uint32_t config_of(dg *D, uint32_t s, uint32_t node)
     }
     if (grow(D, (void **)&D->cf, &D->ccf, D->ncf + 1, sizeof *D->cf) < 0)
         return NONE;
-    D->cf[D->ncf] = (config){s, node, 0, 0, 0, NONE, V_NEW};
+    D->cf[D->ncf] = (config){s, node, 0, 0, 0, NONE, NONE, 0, NONE, V_NEW};
     D->slot[i] = (uint32_t)D->ncf + 1;
     return (uint32_t)D->ncf++;
 }
@@ -493,6 +513,55 @@ static int set_val(dg *D, uint32_t c, uint8_t v)
     return 0;
 }
 
+static int push_work(dg *D, uint32_t e, uint32_t rank, uint32_t prio);
+static int push_here(dg *D, uint32_t e, uint32_t rank);
+
+/* Work of an open configuration that no live edge waits on is put aside
+ * when its turn comes: the siblings a depth-first search left behind, once
+ * their parent is decided, would otherwise be explored in full before
+ * their rank is quiet and a negation over it can be decided.  An edge
+ * that comes to wait on the configuration brings its work back.  The
+ * argument at the top holds for the configurations not put aside: an open
+ * one's live edges wait on their open targets, which therefore are not
+ * put aside either. */
+static int needed(dg *D, uint32_t c)
+{
+    if (c == D->root)
+        return 1;
+    uint32_t *link = &D->cf[c].dep;
+    while (*link != NONE) {
+        const edge *e = &D->ed[D->dp[*link].edge];
+        if (!e->dead && !final(D, e->src))
+            return 1;
+        *link = D->dp[*link].next;   /* never live again */
+    }
+    return 0;
+}
+
+static int put_aside(dg *D, uint32_t e)
+{
+    uint32_t c = D->ed[e].src;
+    if (D->nsp >= NONE - 1)
+        return no_memory(D);
+    if (grow(D, (void **)&D->sp, &D->csp, D->nsp + 1, sizeof *D->sp) < 0)
+        return -1;
+    D->sp[D->nsp] = (dep){e, D->cf[c].susp};
+    D->cf[c].susp = (uint32_t)D->nsp++;
+    return 0;
+}
+
+static int wake(dg *D, uint32_t c)
+{
+    uint32_t rank = rank_of(D, c);
+    for (uint32_t i = D->cf[c].susp; i != NONE; i = D->sp[i].next) {
+        uint32_t e = D->sp[i].edge;
+        if ((D->ed[e].here ? push_here(D, e, rank) : push_work(D, e, rank, 0)) < 0)
+            return -1;
+    }
+    D->cf[c].susp = NONE;
+    return 0;
+}
+
 /* e waits on c. */
 static int depend(dg *D, uint32_t e, uint32_t c)
 {
@@ -502,7 +571,7 @@ static int depend(dg *D, uint32_t e, uint32_t c)
         return -1;
     D->dp[D->ndp] = (dep){e, D->cf[c].dep};
     D->cf[c].dep = (uint32_t)D->ndp++;
-    return 0;
+    return D->cf[c].susp == NONE ? 0 : wake(D, c);
 }
 
 /* ---- edges and the lists they wait in ---- */
@@ -576,10 +645,28 @@ static int push_work(dg *D, uint32_t e, uint32_t rank, uint32_t prio)
     return 0;
 }
 
+/* Edges between configurations of one state go first, last in first
+ * out, as the local check evaluates a subformula's children where it
+ * stands: ψ at s may settle an until before its successors are made,
+ * and the strategy orders only the steps into successors. */
+static int push_here(dg *D, uint32_t e, uint32_t rank)
+{
+    wlist *w = &D->w[rank];
+    if (grow(D, (void **)&w->here, &w->chere, w->nhere + 1, sizeof *w->here) < 0)
+        return -1;
+    w->here[w->nhere++] = e;
+    D->ed[e].here = 1;
+    if (rank < D->wlow)
+        D->wlow = rank;
+    return 0;
+}
+
 static uint32_t pop_work(dg *D, uint32_t rank)
 {
     wlist *w = &D->w[rank];
     uint64_t x;
+    if (w->nhere)
+        return w->here[--w->nhere];
     switch (D->strategy) {
     case CTL_DFS:
         x = w->a[--w->n];
@@ -627,7 +714,7 @@ static int push_neg(dg *D, uint32_t e, uint32_t rank)
 static uint32_t lowest_work(dg *D)
 {
     for (; D->wlow < D->nranks; D->wlow++)
-        if (D->w[D->wlow].n > D->w[D->wlow].head)
+        if (D->w[D->wlow].nhere || D->w[D->wlow].n > D->w[D->wlow].head)
             return D->wlow;
     return NONE;
 }
@@ -671,15 +758,19 @@ static int edge_to(dg *D, uint32_t c, uint32_t s, uint32_t node, uint32_t prio, 
         *one = 1;
     if (v != 2)
         return 0;
+    (void)prio;
     if (new_edge(D, c, E_HYPER) < 0 || add_target(D, config_of(D, s, node)) < 0)
         return -1;
-    return push_work(D, (uint32_t)D->ned - 1, D->nodes[D->cf[c].node].rank, prio);
+    return push_here(D, (uint32_t)D->ned - 1, D->nodes[D->cf[c].node].rank);
 }
+
+static int kill(dg *D, uint32_t e);
+static int try_lasso(dg *D, uint32_t x);
 
 /* The temporal nodes' edges (the table at the top); 0 or -1. */
 static int temporal(dg *D, uint32_t c, const dnode *n, uint32_t s, int *one)
 {
-    uint32_t node = D->cf[c].node, rank = n->rank;
+    uint32_t rank = n->rank;
     int64_t k;
     int phi;
     if (n->op == N_EX || n->op == N_AX) {
@@ -688,7 +779,7 @@ static int temporal(dg *D, uint32_t c, const dnode *n, uint32_t s, int *one)
         if (k < 0)
             return -1;
         if (n->op == N_EX) {
-            for (int64_t i = 0; i < k && !*one; i++) {
+            for (int64_t i = k; i-- > 0 && !*one;) {
                 if (atom) {
                     *one = D->sval[i];
                     continue;
@@ -716,35 +807,55 @@ static int temporal(dg *D, uint32_t c, const dnode *n, uint32_t s, int *one)
         *one = all;   /* atoms all true, or a deadlock */
         return 0;
     }
-    /* the untils */
+    /* the untils: ψ here first; the steps into successors wait in the
+     * strategy's list, so that a ψ that holds spares making them */
     load(D, s);
-    if (edge_to(D, c, s, n->r, distance(D, n->r, D->m), one) < 0)
+    if (edge_to(D, c, s, n->r, 0, one) < 0)
         return -1;
     if (*one || (phi = atom_at(D, n->l, s)) == 0)
         return 0;
-    if (phi < 0 || (k = successors(D, s, NONE, n->r)) < 0)
+    if (phi < 0 || new_edge(D, c, E_EXPAND) < 0)
+        return -1;
+    return push_work(D, (uint32_t)D->ned - 1, rank, distance(D, n->r, D->m));
+}
+
+/* The successor edges of the until at e's source (the table at the top),
+ * which then no longer needs e. */
+static int expand(dg *D, uint32_t e)
+{
+    uint32_t c = D->ed[e].src, s = D->cf[c].state, node = D->cf[c].node;
+    const dnode *n = &D->nodes[node];
+    size_t before = D->ned;
+    int phi = atom_at(D, n->l, s);
+    int64_t k = phi < 0 ? -1 : successors(D, s, NONE, n->r);
+    if (k < 0)
         return -1;
     if (n->op == N_EU) {
-        for (int64_t i = 0; i < k; i++) {
+        /* the first transition's successor on top, as the local check's
+         * depth-first search goes */
+        for (int64_t i = k; i-- > 0;) {
             if (new_edge(D, c, E_HYPER) < 0 ||
                 (phi == 2 && add_target(D, config_of(D, s, n->l)) < 0) ||
                 add_target(D, config_of(D, D->ss[i], node)) < 0 ||
-                push_work(D, (uint32_t)D->ned - 1, rank, D->sprio[i]) < 0)
+                push_work(D, (uint32_t)D->ned - 1, n->rank, D->sprio[i]) < 0)
                 return -1;
         }
-        return 0;
-    }
-    if (k == 0)   /* A[φ U ψ] at a deadlock is ψ */
-        return 0;
-    uint32_t prio = UINT32_MAX;
-    if (new_edge(D, c, E_HYPER) < 0 || (phi == 2 && add_target(D, config_of(D, s, n->l)) < 0))
-        return -1;
-    for (int64_t i = 0; i < k; i++) {
-        if (add_target(D, config_of(D, D->ss[i], node)) < 0)
+    } else if (k > 0) {   /* A[φ U ψ] at a deadlock is ψ: no edge */
+        uint32_t prio = UINT32_MAX;
+        if (new_edge(D, c, E_HYPER) < 0 ||
+            (phi == 2 && add_target(D, config_of(D, s, n->l)) < 0))
             return -1;
-        prio = D->sprio[i] < prio ? D->sprio[i] : prio;
+        for (int64_t i = 0; i < k; i++) {
+            if (add_target(D, config_of(D, D->ss[i], node)) < 0)
+                return -1;
+            prio = D->sprio[i] < prio ? D->sprio[i] : prio;
+        }
+        D->cf[c].step = (uint32_t)D->ned - 1;
+        if (push_work(D, (uint32_t)D->ned - 1, n->rank, prio) < 0)
+            return -1;
     }
-    return push_work(D, (uint32_t)D->ned - 1, rank, prio);
+    D->cf[c].alive += (uint32_t)(D->ned - before);
+    return kill(D, e);
 }
 
 /* Makes c's edges and queues them; c ends open, or final when it has an
@@ -759,7 +870,7 @@ static int explore(dg *D, uint32_t c)
     switch (n->op) {
     case N_NOT:
         if (new_edge(D, c, E_NEG) < 0 || add_target(D, config_of(D, s, n->l)) < 0 ||
-            push_work(D, (uint32_t)D->ned - 1, n->rank, 0) < 0)
+            push_here(D, (uint32_t)D->ned - 1, n->rank) < 0)
             return -1;
         break;
     case N_AND: {
@@ -774,7 +885,7 @@ static int explore(dg *D, uint32_t c)
         load(D, s);
         if (D->ed[D->ned - 1].ntgt == 0)
             one = 1;
-        else if (push_work(D, (uint32_t)D->ned - 1, n->rank, distance(D, D->cf[c].node, D->m)) < 0)
+        else if (push_here(D, (uint32_t)D->ned - 1, n->rank) < 0)
             return -1;
         break;
     }
@@ -812,7 +923,7 @@ static int kill(dg *D, uint32_t e)
     uint32_t c = D->ed[e].src;
     if (!final(D, c) && --D->cf[c].alive == 0)
         return set_val(D, c, V_ZERO);
-    return 0;
+    return try_lasso(D, c);
 }
 
 /* Moves e's cursor past the targets that hold: all of them make the
@@ -839,6 +950,61 @@ static int negation_settles(dg *D, uint32_t src, uint32_t target)
     return set_val(D, src, D->cf[target].val == V_ONE ? V_ZERO : V_ONE);
 }
 
+/* ---- lassos of A[φ U ψ] ---- */
+
+/* An open A[φ U ψ] whose only live edge is its step into all successors,
+ * looked at, with φ behind the cursor: the configuration the cursor
+ * stands at is the one it waits for. */
+static int lasso_ready(const dg *D, uint32_t x)
+{
+    const config *c = &D->cf[x];
+    if (c->val != V_OPEN || c->alive != 1 || c->step == NONE)
+        return 0;
+    const edge *e = &D->ed[c->step];
+    return !e->dead && e->looked && D->nodes[c->node].op == N_AU;
+}
+
+static uint32_t lasso_next(dg *D, uint32_t x)
+{
+    edge *e = &D->ed[D->cf[x].step];
+    return targets(D, e)[e->cursor];
+}
+
+/* What the local check finds with a back edge on its stack: following
+ * the cursors from x through ready configurations back to one passed
+ * before, every configuration on the way has one live edge, into the
+ * next: a closed set, zero for good (the argument at the top, on a cycle
+ * of markings where ψ fails and φ holds).  Without it a false A F would
+ * wait for everything below its rank.  Walks share a budget that grows
+ * with the edges looked at, so that they cost at most a constant factor. */
+static int try_lasso(dg *D, uint32_t x)
+{
+    if (!lasso_ready(D, x))
+        return 0;
+    if (++D->walk_id == 0) {
+        for (size_t i = 0; i < D->ncf; i++)
+            D->cf[i].walk = 0;
+        D->walk_id = 1;
+    }
+    uint32_t y = x;
+    while (lasso_ready(D, y) && D->cf[y].walk != D->walk_id) {
+        if (D->walk_budget == 0)
+            return 0;
+        D->walk_budget--;
+        D->cf[y].walk = D->walk_id;
+        y = lasso_next(D, y);
+    }
+    if (D->cf[y].walk != D->walk_id || D->cf[y].val != V_OPEN)
+        return 0;
+    for (y = x; D->cf[y].val == V_OPEN;) {
+        uint32_t next = lasso_next(D, y);
+        if (set_val(D, y, V_ZERO) < 0)
+            return -1;
+        y = next;
+    }
+    return 0;
+}
+
 /* e's target trig became final. */
 static int pass_on(dg *D, change ch)
 {
@@ -849,14 +1015,15 @@ static int pass_on(dg *D, change ch)
         return negation_settles(D, e->src, ch.trigger);
     if (D->cf[ch.trigger].val == V_ZERO)
         return kill(D, ch.edge);
-    return advance(D, ch.edge, 0);
+    uint32_t src = e->src;
+    return advance(D, ch.edge, 0) < 0 ? -1 : try_lasso(D, src);
 }
 
 /* An open configuration below the rank being worked on is zero: nothing
  * of its rank or below waits (the comment at the top). */
 static int settled_open(dg *D, uint32_t c)
 {
-    if (D->cf[c].val == V_OPEN && rank_of(D, c) < D->rank_now)
+    if (D->cf[c].val == V_OPEN && rank_of(D, c) < D->rank_now && D->cf[c].susp == NONE)
         return set_val(D, c, V_ZERO);
     return 0;
 }
@@ -867,11 +1034,17 @@ static int first_look(dg *D, uint32_t e)
 {
     if (D->ed[e].dead || final(D, D->ed[e].src))
         return 0;
+    if (D->ed[e].kind == E_EXPAND)
+        return expand(D, e);
     uint32_t n = D->ed[e].ntgt;
+    D->ed[e].looked = 1;
+    D->walk_budget += 4;
     for (uint32_t i = 0; i < n; i++)
         if (settled_open(D, targets(D, &D->ed[e])[i]) < 0)
             return -1;
-    for (uint32_t i = 0; i < n; i++) {
+    /* the last explored is taken first: the first target, where the
+     * cursor waits and a lasso walk goes */
+    for (uint32_t i = n; i-- > 0;) {
         uint32_t u = targets(D, &D->ed[e])[i];
         if (D->cf[u].val == V_NEW && explore(D, u) < 0)
             return -1;
@@ -895,7 +1068,7 @@ static int first_look(dg *D, uint32_t e)
         if (D->cf[u].val == V_OPEN && depend(D, e, u) < 0)
             return -1;
     }
-    return 0;
+    return try_lasso(D, D->ed[e].src);
 }
 
 /* Every negation over rank r: their targets are final now, open meaning
@@ -935,7 +1108,15 @@ static int fixpoint(dg *D, uint32_t root)
         if (rw == NONE)
             return 0;   /* nothing waits: an open root is 0 */
         D->rank_now = rw;
-        if (first_look(D, pop_work(D, rw)) < 0)
+        uint32_t e = pop_work(D, rw), c = D->ed[e].src;
+        if (D->ed[e].dead || final(D, c))
+            continue;
+        if (!needed(D, c)) {
+            if (put_aside(D, e) < 0)
+                return -1;
+            continue;
+        }
+        if (first_look(D, e) < 0)
             return -1;
     }
     return D->cf[root].val == V_ONE;
@@ -1021,7 +1202,7 @@ static uint32_t compile(dg *D, const tree_t *t)
 static void dg_free(dg *D)
 {
     for (uint32_t r = 0; D->w && r < D->nranks; r++)
-        free(D->w[r].a);
+        free(D->w[r].a), free(D->w[r].here);
     for (uint32_t r = 0; D->neg && r < D->nranks; r++)
         free(D->neg[r].a);
     free(D->w);
@@ -1032,6 +1213,7 @@ static void dg_free(dg *D)
     free(D->ed);
     free(D->tg);
     free(D->dp);
+    free(D->sp);
     free(D->pp);
     free(D->ss);
     free(D->sprio);
@@ -1067,6 +1249,7 @@ static int setup(dg *D)
         !D->key)
         return no_memory(D);
     D->wlow = D->nlow = D->nranks;
+    D->walk_budget = (uint64_t)1 << 16;
     D->m_of = NONE;
     return 0;
 }
@@ -1102,6 +1285,7 @@ int ctl_depgraph_check(const cnet_t *cn, const tree_t *f, const check_options *o
                 D.gave_up = "not a CTL formula";
         } else if (state_of(&D, cn->initial) == 0) {
             uint32_t c = config_of(&D, 0, root);
+            D.root = c;
             if (c != NONE && explore(&D, c) == 0)
                 v = fixpoint(&D, c);
         }
