@@ -54,6 +54,11 @@ static const carve_rule rules[CARVE_COUNT] = {
      * markings: as many of one as of the other */
     [CARVE_CTL_LOCAL_NODES] = {"ctl.local.nodes", BYTES(1, 2), 1.0, 0, 0},
     [CARVE_CTL_LOCAL_STATES] = {"ctl.local.states", REST_OF(CARVE_CTL_LOCAL_NODES), 1.0, 0, 0},
+    /* the dependency graph holds configurations and edges, several per
+     * marking and each larger than a packed marking: a quarter for the
+     * markings */
+    [CARVE_CTL_DG_STATES] = {"ctl.dg.states", BYTES(1, 4), 1.0, 0, 0},
+    [CARVE_CTL_DG_GRAPH] = {"ctl.dg.graph", REST_OF(CARVE_CTL_DG_STATES), 1.0, 0, 0},
     /* LTL's product states live in the store; the arrays and the two
      * depth-first stacks hold a few words per state on them */
     [CARVE_LTL_STACK] = {"ltl.stack", BYTES(1, 3), 1.0, 0, 0},

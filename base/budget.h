@@ -75,6 +75,8 @@ typedef enum {
     CARVE_CTL_GRAPH,            /*   of ctl.model: the graph's own blocks */
     CARVE_CTL_LOCAL_NODES,      /* the local CTL check's nodes and successor lists */
     CARVE_CTL_LOCAL_STATES,     /*   and its markings */
+    CARVE_CTL_DG_STATES,        /* the dependency graph's markings */
+    CARVE_CTL_DG_GRAPH,         /*   and its configurations and edges */
     CARVE_LTL_STACK,            /* the product's arrays and stacks */
     CARVE_LTL_STATES,           /*   and its markings */
     CARVE_GENERIC_STATES,       /* mck properties: the exploration's markings and time */

@@ -55,6 +55,7 @@
  * recursion follows the formula (whose depth the parsers bound). */
 #include "checkers/ctl/depgraph.h"
 #include "base/clock.h"
+#include "base/grow.h"
 #include "engine/progress.h"
 #include "engine/stateeval.h"
 #include "engine/store.h"
@@ -170,16 +171,16 @@ typedef struct dg {
 
 /* ---- limits ---- */
 
-/* Everything this engine takes from check_options' limits, in one place:
- * the store gets a quarter of the memory (a marking costs less than the
- * configurations and edges over it), the graph the rest. */
+/* Everything this engine takes from the budget, in one place: its carves
+ * for the markings and for the graph over them. */
 static void set_limits(dg *D, const check_options *opt, size_t *store_bytes)
 {
-    size_t total = store_budget(opt->mem_bytes);
-    *store_bytes = total / 4;
-    D->budget = total - total / 4;
-    D->deadline = opt->timeout > 0 ? mono_now() + opt->timeout : 0;
-    D->interrupted = opt->interrupted;
+    budget_t markings = budget_carve(opt->budget, CARVE_CTL_DG_STATES);
+    budget_t graph = budget_carve(opt->budget, CARVE_CTL_DG_GRAPH);
+    *store_bytes = markings.bytes;
+    D->budget = graph.bytes;
+    D->deadline = opt->budget->deadline;
+    D->interrupted = opt->budget->interrupted;
     D->max_states = opt->max_states;
 }
 
@@ -208,22 +209,10 @@ static int no_memory(dg *D)
 
 /* Doubles *arr (elements of size elem) until it holds need, charged to the
  * budget.  0, or -1 with gave_up set. */
-static int grow(dg *D, void **arr, size_t *cap, size_t need, size_t elem)
+static int grow(dg *D, void *arrp, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap : 64;
-    while (cap2 < need)
-        cap2 *= 2;
-    size_t extra = (cap2 - *cap) * elem;
-    if (D->bytes + extra > D->budget)
+    if (grow_charged(arrp, cap, need, elem, 64, &D->bytes, D->budget, 0) < 0)
         return no_memory(D);
-    void *p = realloc(*arr, cap2 * elem);
-    if (!p)
-        return no_memory(D);
-    D->bytes += extra;
-    *arr = p;
-    *cap = cap2;
     return 0;
 }
 
@@ -247,7 +236,7 @@ static int64_t state_of(dg *D, const nc_count *m)
         return -1;
     }
     if (D->nstates >= NONE - 1 ||
-        grow(D, (void **)&D->refs, &D->crefs, D->nstates + 1, sizeof *D->refs) < 0)
+        grow(D, &D->refs, &D->crefs, D->nstates + 1, sizeof *D->refs) < 0)
         return no_memory(D);
     D->refs[D->nstates] = ref;
     return (int64_t)D->nstates++;
@@ -483,7 +472,7 @@ static uint32_t config_of(dg *D, uint32_t s, uint32_t node)
         no_memory(D);
         return NONE;
     }
-    if (grow(D, (void **)&D->cf, &D->ccf, D->ncf + 1, sizeof *D->cf) < 0)
+    if (grow(D, &D->cf, &D->ccf, D->ncf + 1, sizeof *D->cf) < 0)
         return NONE;
     D->cf[D->ncf] = (config){s, node, 0, 0, 0, NONE, NONE, 0, NONE, V_NEW};
     D->slot[i] = (uint32_t)D->ncf + 1;
@@ -505,7 +494,7 @@ static int set_val(dg *D, uint32_t c, uint8_t v)
 {
     D->cf[c].val = v;
     for (uint32_t d = D->cf[c].dep; d != NONE; d = D->dp[d].next) {
-        if (grow(D, (void **)&D->pp, &D->cpp, D->npp + 1, sizeof *D->pp) < 0)
+        if (grow(D, &D->pp, &D->cpp, D->npp + 1, sizeof *D->pp) < 0)
             return -1;
         D->pp[D->npp++] = (change){D->dp[d].edge, c};
     }
@@ -543,7 +532,7 @@ static int put_aside(dg *D, uint32_t e)
     uint32_t c = D->ed[e].src;
     if (D->nsp >= NONE - 1)
         return no_memory(D);
-    if (grow(D, (void **)&D->sp, &D->csp, D->nsp + 1, sizeof *D->sp) < 0)
+    if (grow(D, &D->sp, &D->csp, D->nsp + 1, sizeof *D->sp) < 0)
         return -1;
     D->sp[D->nsp] = (dep){e, D->cf[c].susp};
     D->cf[c].susp = (uint32_t)D->nsp++;
@@ -567,7 +556,7 @@ static int depend(dg *D, uint32_t e, uint32_t c)
 {
     if (D->ndp >= NONE - 1)
         return no_memory(D);
-    if (grow(D, (void **)&D->dp, &D->cdp, D->ndp + 1, sizeof *D->dp) < 0)
+    if (grow(D, &D->dp, &D->cdp, D->ndp + 1, sizeof *D->dp) < 0)
         return -1;
     D->dp[D->ndp] = (dep){e, D->cf[c].dep};
     D->cf[c].dep = (uint32_t)D->ndp++;
@@ -585,7 +574,7 @@ static int64_t new_edge(dg *D, uint32_t src, uint8_t kind)
 {
     if (D->ned >= NONE - 1)
         return no_memory(D);
-    if (grow(D, (void **)&D->ed, &D->ced, D->ned + 1, sizeof *D->ed) < 0)
+    if (grow(D, &D->ed, &D->ced, D->ned + 1, sizeof *D->ed) < 0)
         return -1;
     edge *e = &D->ed[D->ned];
     memset(e, 0, sizeof *e);
@@ -605,7 +594,7 @@ static int add_target(dg *D, uint32_t c)
         return 0;
     }
     size_t need = D->ntg + (e->ntgt == 2 ? 3 : 1);
-    if (grow(D, (void **)&D->tg, &D->ctg, need, sizeof *D->tg) < 0)
+    if (grow(D, &D->tg, &D->ctg, need, sizeof *D->tg) < 0)
         return -1;
     if (e->ntgt == 2) {
         uint32_t a = e->t.in[0], b = e->t.in[1];
@@ -626,7 +615,7 @@ static int push_work(dg *D, uint32_t e, uint32_t rank, uint32_t prio)
         w->n -= w->head;
         w->head = 0;
     }
-    if (grow(D, (void **)&w->a, &w->cap, w->n + 1, sizeof *w->a) < 0)
+    if (grow(D, &w->a, &w->cap, w->n + 1, sizeof *w->a) < 0)
         return -1;
     if (rank < D->wlow)
         D->wlow = rank;
@@ -652,7 +641,7 @@ static int push_work(dg *D, uint32_t e, uint32_t rank, uint32_t prio)
 static int push_here(dg *D, uint32_t e, uint32_t rank)
 {
     wlist *w = &D->w[rank];
-    if (grow(D, (void **)&w->here, &w->chere, w->nhere + 1, sizeof *w->here) < 0)
+    if (grow(D, &w->here, &w->chere, w->nhere + 1, sizeof *w->here) < 0)
         return -1;
     w->here[w->nhere++] = e;
     D->ed[e].here = 1;
@@ -702,7 +691,7 @@ static uint32_t pop_work(dg *D, uint32_t rank)
 static int push_neg(dg *D, uint32_t e, uint32_t rank)
 {
     nlist *l = &D->neg[rank];
-    if (grow(D, (void **)&l->a, &l->cap, l->n + 1, sizeof *l->a) < 0)
+    if (grow(D, &l->a, &l->cap, l->n + 1, sizeof *l->a) < 0)
         return -1;
     l->a[l->n++] = e;
     if (rank < D->nlow)
@@ -1126,7 +1115,7 @@ static int fixpoint(dg *D, uint32_t root)
 
 static uint32_t add_node(dg *D, uint8_t op, uint32_t l, uint32_t r, const tree_t *atom, int neg)
 {
-    if (grow(D, (void **)&D->nodes, &D->cnodes, D->nnodes + 1, sizeof *D->nodes) < 0)
+    if (grow(D, &D->nodes, &D->cnodes, D->nnodes + 1, sizeof *D->nodes) < 0)
         return NONE;
     uint32_t rank = 0;
     if (l != NONE && l != TRUE_NODE)

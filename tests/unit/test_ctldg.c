@@ -10,6 +10,7 @@
 #include "checkers/ctl/depgraph.h"
 #include "formula/mccxml.h"
 #include "input/input.h"
+#include "budgets.h"
 #include "randnetgen.h"
 #include "unit.h"
 
@@ -72,8 +73,10 @@ static net_t *lasso_net(void)
 
 static void expect(const cnet_t *cn, tree_t *f, int want, const char *what)
 {
+    budget_t budget = unit_budget(0, 0);
     check_options opt;
     memset(&opt, 0, sizeof opt);
+    opt.budget = &budget;
     for (int k = 0; k < NSTRAT; k++) {
         char why[128] = "";
         int v = ctl_depgraph_check(cn, f, &opt, strategies[k], NULL, why, sizeof why);
@@ -163,8 +166,10 @@ static void random_differential(int nets, int per_net)
     for (int i = 0; i < nets; i++) {
         net_t *net = random_net();
         const cnet_t *cn = nc_compile(net);
+        budget_t budget = unit_budget(0, 0);
         check_options opt;
         memset(&opt, 0, sizeof opt);
+        opt.budget = &budget;
         opt.max_states = 5000;   /* some nets pump without end */
         for (int g = 0; g < per_net; g++) {
             tree_t *f = random_ctl((uint32_t)net->nplaces, (uint32_t)net->ntransitions,
@@ -173,7 +178,8 @@ static void random_differential(int nets, int per_net)
             compare("random", cn, f, want, &opt, &t);
             char why[128];
             check_options lopt = opt;
-            lopt.timeout = 0.2;   /* the local check knows no state limit */
+            budget_t brief = unit_budget(0.2, 0);   /* the local check knows no state limit */
+            lopt.budget = &brief;
             int local = ctl_local_check(cn, f, &lopt, NULL, why, sizeof why);
             if (want >= 0 && local >= 0) {
                 t.local_both++;
@@ -225,10 +231,11 @@ static void shared_instances(const char *shared)
                     f[n++] = set->props[k].formula;
             check_options opt;
             memset(&opt, 0, sizeof opt);
-            opt.timeout = 30;
+            budget_t global = unit_budget(30, 0), each = unit_budget(10, 0);
+            opt.budget = &global;
             if (f && want)
                 global_values(cn, f, n, &opt, want);
-            opt.timeout = 10;
+            opt.budget = &each;
             char what[300];
             snprintf(what, sizeof what, "%s %s", instances[i], exams[e]);
             for (size_t k = 0; f && want && k < n; k++)
@@ -264,20 +271,21 @@ static void limits(void)
     for (int k = 0; k < NSTRAT; k++) {
         const char *s = ctl_strategy_name(strategies[k]);
         memset(&opt, 0, sizeof opt);
-        opt.mem_bytes = (size_t)4 << 20;
+        budget_t small = unit_budget(0, (size_t)4 << 20), tiny = unit_budget(0, 4096);
+        budget_t brief = unit_budget(0.05, 0), whole = unit_budget(0, 0);
+        opt.budget = &small;
         why[0] = '\0';
         int v = ctl_depgraph_check(cn, f, &opt, strategies[k], NULL, why, sizeof why);
         CHECK(v == -1 && strstr(why, "memory"), "unbounded net, 4 MiB (%s): -1 (%s)", s, why);
-        opt.mem_bytes = 4096;
+        opt.budget = &tiny;
         why[0] = '\0';
         v = ctl_depgraph_check(cn, f, &opt, strategies[k], NULL, why, sizeof why);
         CHECK(v == -1 && strstr(why, "memory"), "unbounded net, 4 KiB (%s): -1 (%s)", s, why);
-        opt.mem_bytes = 0;
-        opt.timeout = 0.05;
+        opt.budget = &brief;
         why[0] = '\0';
         v = ctl_depgraph_check(cn, f, &opt, strategies[k], NULL, why, sizeof why);
         CHECK(v == -1 && strstr(why, "time"), "unbounded net, 0.05 s (%s): -1 (%s)", s, why);
-        opt.timeout = 0;
+        opt.budget = &whole;
         opt.max_states = 1000;
         uint64_t states = 0;
         why[0] = '\0';
@@ -287,14 +295,19 @@ static void limits(void)
               (unsigned long long)states);
         opt.max_states = 0;
         volatile int stop = 1;
-        opt.interrupted = &stop;
+        budget_t stopped;
+        budget_init(&stopped, &stop);
+        budget_set_limits(&stopped, 0, 0, NULL);
+        opt.budget = &stopped;
         why[0] = '\0';
         v = ctl_depgraph_check(cn, f, &opt, strategies[k], NULL, why, sizeof why);
         CHECK(v == -1 && strstr(why, "interrupted"), "unbounded net, interrupted (%s): -1 (%s)",
               s, why);
     }
     /* the local parts still answer on it */
+    budget_t whole = unit_budget(0, 0);
     memset(&opt, 0, sizeof opt);
+    opt.budget = &whole;
     tree_t *ef = tree_unary(T_EF, ge(0, 50));
     CHECK(ctl_depgraph_check(cn, ef, &opt, CTL_BEST, NULL, why, sizeof why) == 1,
           "unbounded net: EF p0 >= 50 is found");
