@@ -114,6 +114,9 @@ static const carve_rule rules[CARVE_COUNT] = {
     /* BuDDy's nodes and caches; the rest is for the walks over the
      * diagram that count (a few words a node) and the layers of a witness */
     [CARVE_SYMBOLIC_TABLE] = {"symbolic.table", BYTES(3, 4), 1.0, 0, 0},
+    /* StateSpace: the explicit search answers small nets at once and
+     * needs no bounds; where it gives up, the diagrams get what is left */
+    [CARVE_MCC_STATESPACE_EXPLICIT] = {"mcc.statespace.explicit", ALL_BYTES, 0.5, 0, 0},
 };
 
 /* ---- the run ---- */
