@@ -44,7 +44,7 @@ typedef struct trel {
     BDD rel;            /* enabled, and the next values of the blocks it changes */
     BDD ovf;            /* enabled where firing would pass a block's width */
     BDD curcube, nxtcube;
-    bddPair *to_cur, *to_nxt;
+    bddPair *to_nxt;    /* made by the first witness that needs it */
     uint32_t top;       /* the topmost bit it reads or changes */
     int moves;          /* changes some block (else its image adds nothing) */
 } trel;
@@ -59,6 +59,9 @@ struct sym {
     uint32_t *order;                /* the moving transitions, bottom group first */
     uint32_t nmoving;
     BDD init, reach, goal, allcur;
+    /* every next variable to its current one: an image has next variables
+     * only for the blocks its transition changes, so one pair serves all */
+    bddPair *to_cur;
     int has_goal, reached;
     char reason[160];
 };
@@ -448,14 +451,6 @@ static int make_relation(sym_t *s, uint32_t t, uint8_t *seen, int *cvars, int *n
     and_in(&r->ovf, r->en);
     r->curcube = bdd_addref(bdd_makeset(cvars, (int)nv));
     r->nxtcube = bdd_addref(bdd_makeset(nvars, (int)nv));
-    r->to_cur = bdd_newpair();
-    r->to_nxt = bdd_newpair();
-    if (!r->to_cur || !r->to_nxt)
-        return -1;
-    for (uint32_t k = 0; k < nv; k++) {
-        bdd_setpair(r->to_cur, nvars[k], cvars[k]);
-        bdd_setpair(r->to_nxt, cvars[k], nvars[k]);
-    }
     return 0;
 }
 
@@ -540,8 +535,12 @@ sym_t *sym_new(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uin
     s->init = bdd_addref(bdd_true());
     s->reach = bdd_addref(bdd_false());
     s->goal = bdd_addref(bdd_false());
-    for (uint32_t i = 0; ok && i < s->nbits; i++)
+    s->to_cur = ok ? bdd_newpair() : NULL;
+    ok = ok && s->to_cur;
+    for (uint32_t i = 0; ok && i < s->nbits; i++) {
         cvars[i] = cur_var(i);
+        bdd_setpair(s->to_cur, nxt_var(i), cur_var(i));
+    }
     s->allcur = ok ? bdd_addref(bdd_makeset(cvars, (int)s->nbits)) : bdd_addref(bdd_true());
     /* the initial marking: each place block its count, each group where its token is */
     for (uint32_t p = 0; ok && p < cn->nplaces; p++) {
@@ -583,15 +582,10 @@ void sym_free(sym_t *s)
 {
     if (!s)
         return;
-    if (bdd_isrunning()) {
-        for (uint32_t t = 0; s->tr && t < s->cn->ntransitions; t++) {
-            if (s->tr[t].to_cur)
-                bdd_freepair(s->tr[t].to_cur);
-            if (s->tr[t].to_nxt)
-                bdd_freepair(s->tr[t].to_nxt);
-        }
+    /* bdd_done frees the pairs too, at once: bdd_freepair searches a list
+     * of them, quadratic over a net's transitions */
+    if (bdd_isrunning())
         bdd_done();
-    }
     for (uint32_t i = 0; s->blocks && i < s->nblocks; i++)
         free(s->blocks[i].places);
     free(s->blocks);
@@ -619,14 +613,30 @@ static BDD image(const sym_t *s, BDD from, uint32_t t)
 {
     const trel *r = &s->tr[t];
     BDD x = bdd_addref(bdd_relprod(from, r->rel, r->curcube));
-    BDD y = bdd_addref(bdd_replace(x, r->to_cur));
+    BDD y = bdd_addref(bdd_replace(x, s->to_cur));
     drop(x);
     return y;
 }
 
-static BDD preimage(const sym_t *s, BDD to, uint32_t t)
+/* The renaming of the blocks t changes, current to next; NULL: no memory. */
+static bddPair *to_next(sym_t *s, uint32_t t)
+{
+    trel *r = &s->tr[t];
+    if (r->to_nxt)
+        return r->to_nxt;
+    r->to_nxt = bdd_newpair();
+    for (BDD c = r->curcube; r->to_nxt && c != bdd_true() && c != bdd_false(); c = bdd_high(c))
+        bdd_setpair(r->to_nxt, bdd_var(c), bdd_var(c) + 1);
+    return r->to_nxt;
+}
+
+static BDD preimage(sym_t *s, BDD to, uint32_t t)
 {
     const trel *r = &s->tr[t];
+    if (!to_next(s, t)) {
+        nomem(s);
+        return bdd_addref(bdd_false());
+    }
     BDD x = bdd_addref(bdd_replace(to, r->to_nxt));
     BDD y = bdd_addref(bdd_relprod(x, r->rel, r->nxtcube));
     drop(x);
