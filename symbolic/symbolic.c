@@ -27,6 +27,8 @@
 #define MIN_NODES 1024
 /* BuDDy's variable numbers are below 2^21 (its MAXVAR). */
 #define MAX_VARS 0x1ffffe
+/* The dead markings are one diagram while it takes fewer nodes than this. */
+#define DEAD_NODES_MAX (1 << 20)
 /* Comparisons of a formula are done in this many bits at most. */
 #define MAX_CMP_BITS 126
 
@@ -62,7 +64,11 @@ struct sym {
     /* every next variable to its current one: an image has next variables
      * only for the blocks its transition changes, so one pair serves all */
     bddPair *to_cur;
-    int has_goal, reached;
+    /* the goal: none, a deadlock (never built whole: the conjunction of
+     * every transition's disabling can be far larger than the reachable
+     * markings it is taken with), or the formula's markings in goal */
+    enum { GOAL_NONE, GOAL_DEAD, GOAL_SET } goal_kind;
+    int reached;
     char reason[160];
 };
 
@@ -643,12 +649,26 @@ static BDD preimage(sym_t *s, BDD to, uint32_t t)
     return y;
 }
 
-static int hits(const sym_t *s, BDD set)
+/* The markings of set in the goal, referenced. */
+static BDD in_goal(sym_t *s, BDD set)
 {
-    if (!s->has_goal)
-        return 0;
-    BDD x = o_and(set, s->goal);
-    int hit = x != bdd_false();
+    if (s->goal_kind == GOAL_SET)
+        return o_and(set, s->goal);
+    if (s->goal_kind == GOAL_NONE)
+        return bdd_addref(bdd_false());
+    BDD dead = bdd_addref(set);
+    for (uint32_t t = 0; t < s->cn->ntransitions && dead != bdd_false() && !stop(s); t++) {
+        BDD x = o_diff(dead, s->tr[t].en);
+        drop(dead);
+        dead = x;
+    }
+    return dead;
+}
+
+static int hits(sym_t *s, BDD set)
+{
+    BDD x = in_goal(s, set);
+    int hit = x != bdd_false() && !stop(s);
     drop(x);
     return hit;
 }
@@ -725,10 +745,14 @@ static sym_status chain(sym_t *s)
                         return SYM_GAVE_UP;
                 }
             }
-            if (any && hits(s, s->reach))
+            if (any && s->goal_kind == GOAL_SET && hits(s, s->reach))
                 return SYM_FOUND;
             g = end;
         }
+        if (changed && s->goal_kind == GOAL_DEAD && hits(s, s->reach))
+            return SYM_FOUND;
+        if (stop(s))
+            return SYM_GAVE_UP;
     }
     return SYM_DONE;
 }
@@ -755,15 +779,23 @@ sym_status sym_explore(sym_t *s, sym_strategy how)
 
 int sym_goal_deadlock(sym_t *s)
 {
+    /* one diagram of the dead markings makes each look for them one
+     * conjunction; where it grows large, they are found in the reachable
+     * set transition by transition instead */
+    int start = bdd_getnodenum();
     BDD dead = bdd_addref(bdd_true());
-    for (uint32_t t = 0; t < s->cn->ntransitions; t++) {
-        BDD off = o_not(s->tr[t].en);
-        and_take(&dead, off);
+    for (uint32_t t = 0; t < s->cn->ntransitions && !stop(s); t++) {
+        and_take(&dead, o_not(s->tr[t].en));
+        if (bdd_getnodenum() - start > DEAD_NODES_MAX) {
+            drop(dead);
+            s->goal_kind = GOAL_DEAD;
+            return 0;
+        }
     }
     drop(s->goal);
     s->goal = dead;
-    s->has_goal = 1;
-    return failed(s) ? -1 : 0;
+    s->goal_kind = GOAL_SET;
+    return stop(s) ? -1 : 0;
 }
 
 /* sum(coef * M(p)) + constant REL 0, as positive side REL negative side. */
@@ -840,13 +872,13 @@ static BDD formula_bdd(sym_t *s, const tree_t *f, int *unsupported)
         return bdd_addref(bdd_false());
     case T_DEADLOCK: {
         BDD dead = bdd_addref(bdd_true());
-        for (uint32_t t = 0; t < s->cn->ntransitions; t++)
+        for (uint32_t t = 0; t < s->cn->ntransitions && !stop(s); t++)
             and_take(&dead, o_not(s->tr[t].en));
         return dead;
     }
     case T_FIREABLE: {
         BDD any = bdd_addref(bdd_false());
-        for (uint32_t i = 0; i < f->n; i++)
+        for (uint32_t i = 0; i < f->n && !stop(s); i++)
             if (f->items[i] < s->cn->ntransitions)
                 or_in(&any, s->tr[f->items[i]].en);
         return any;
@@ -887,8 +919,8 @@ int sym_goal_formula(sym_t *s, const tree_t *f, char *why, size_t whylen)
     }
     drop(s->goal);
     s->goal = g;
-    s->has_goal = 1;
-    if (failed(s)) {
+    s->goal_kind = GOAL_SET;
+    if (stop(s)) {
         snprintf(why, whylen, "%s", s->reason);
         return -1;
     }
@@ -942,7 +974,7 @@ int sym_witness(sym_t *s, uint32_t **run, size_t *len)
         ok = 0;
     }
     if (ok) {
-        BDD goal = o_and(layer[n - 1], s->goal);
+        BDD goal = in_goal(s, layer[n - 1]);
         BDD at = bdd_addref(bdd_satoneset(goal, s->allcur, bdd_false()));
         drop(goal);
         for (size_t i = n - 1; ok && i > 0; i--) {
