@@ -4,8 +4,9 @@
 # gives the explicit checker's answer for deadlocks and reachability, its
 # witnesses replay (mck check replays every run before printing it and
 # fails with an internal error when one does not), a net it cannot bound
-# and a memory budget too small end in UNKNOWN with the reason, and mck
-# list shows the row.
+# and a memory budget too small end in UNKNOWN with the reason, mck list
+# shows the row, and mck mcc StateSpace answers with the diagrams where
+# the explicit search gives up.
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${MCK:=$TOP/mck}"
 : "${SHARED:=$TOP/../shared}"
@@ -66,7 +67,7 @@ fi
 if [ -d "$SHARED/mcc" ]; then
     pass=0 fail=0 skipped=0 unknown=0
     for inst in Railroad-PT-005 DrinkVendingMachine-PT-02 ShieldIIPs-PT-001B Dekker-PT-010 \
-                TCPcondis-PT-05 SimpleLoadBal-PT-05; do
+                DLCround-PT-03a SimpleLoadBal-PT-05; do
         [ -f "$SHARED/mcc/$inst/model.pnml" ] || continue
         same "$inst dl" "$SHARED/mcc/$inst/model.pnml"
     done
@@ -80,6 +81,20 @@ if [ -d "$SHARED/mcc" ]; then
         echo "ok - --mem 1: UNKNOWN, memory budget exhausted"
     else
         echo "not ok - --mem 1: exit $st: $(head -n 3 "$tmp.m" | tr '\n' ' ')"
+    fi
+    # StateSpace where the explicit search gives up: the diagrams' four
+    # values, exactly the oracle's
+    inst=ShieldPPPt-PT-002A
+    if [ -f "$SHARED/mcc/$inst/model.pnml" ] && [ -f "$SHARED/mcc/oracle/$inst-SS.out" ]; then
+        BK_TIME_CONFINEMENT=10 "$MCK" mcc StateSpace "$SHARED/mcc/$inst" 2>/dev/null >"$tmp.ss"
+        grep -c "DECISION_DIAGRAMS" "$tmp.ss" | grep -q '^4$' &&
+            sed 's/ TECHNIQUES.*//' "$tmp.ss" | sort >"$tmp.got" &&
+            grep '^STATE_SPACE' "$SHARED/mcc/oracle/$inst-SS.out" | sed 's/ TECHNIQUES.*//' | sort >"$tmp.want"
+        if [ -s "$tmp.got" ] && cmp -s "$tmp.got" "$tmp.want"; then
+            echo "ok - mcc StateSpace on $inst: the oracle's four values, by decision diagrams"
+        else
+            echo "not ok - mcc StateSpace on $inst: $(tr '\n' ' ' <"$tmp.ss")"
+        fi
     fi
 else
     echo "skip - MCC instances: $SHARED/mcc not found"
