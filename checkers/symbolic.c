@@ -27,10 +27,13 @@ sym_t *symbolic_open(const cnet_t *cn, const budget_t *budget, char *why, size_t
         }
         return NULL;
     }
-    /* groups save variables, but a net without them is encoded all the same */
+    /* groups save variables, but a net without them is encoded all the same.
+     * Net order, not FORCE's: on the MCC nets measured (bench/symbolic.sh)
+     * FORCE was 6 times faster on FMS-PT-00020 and 4 times slower on
+     * DNAwalker-PT-10ringRL, and answered no net that net order missed */
     uint32_t ngroups = 0;
     uint32_t *group = onehot_groups(cn, bits, budget_seconds(&onehot), &ngroups);
-    sym_t *s = sym_new(cn, bits, group, ngroups, budget, why, whylen);
+    sym_t *s = sym_new(cn, bits, group, ngroups, SYM_ORDER_NET, budget, why, whylen);
     free(bits);
     free(group);
     return s;

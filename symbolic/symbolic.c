@@ -246,22 +246,136 @@ static BDD place_ge(const sym_t *s, uint32_t p, uint64_t c)
 
 /* ---- the layout ---- */
 
-static int make_blocks(sym_t *s, const uint8_t *bits, const uint32_t *group, uint32_t ngroups)
+/* ---- the order ---- */
+
+/* Rounds of FORCE at most, and rounds without a shorter total span
+ * before it stops. */
+#define FORCE_ROUNDS 40
+#define FORCE_PATIENCE 4
+
+typedef struct keyed {
+    double key;
+    uint32_t place;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : (x->place > y->place) - (x->place < y->place);
+}
+
+/* The places of t: what it needs, then what it changes. */
+#define FOR_SUPPORT(cn, t, i, p)                                                          \
+    for (uint32_t i = (cn)->need_start[t], p;                                             \
+         i < (cn)->need_start[(t) + 1] + (cn)->eff_start[(t) + 1] - (cn)->eff_start[t] && \
+         ((p = i < (cn)->need_start[(t) + 1]                                              \
+                   ? (cn)->need_place[i]                                                  \
+                   : (cn)->eff_place[(cn)->eff_start[t] + i - (cn)->need_start[(t) + 1]]), \
+          1);                                                                             \
+         i++)
+
+static double total_span(const cnet_t *cn, const uint32_t *pos)
+{
+    double span = 0;
+    for (uint32_t t = 0; t < cn->ntransitions; t++) {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        FOR_SUPPORT(cn, t, i, p) {
+            lo = pos[p] < lo ? pos[p] : lo;
+            hi = pos[p] > hi ? pos[p] : hi;
+        }
+        span += lo <= hi ? hi - lo : 0;
+    }
+    return span;
+}
+
+/* FORCE (Aloul, Markov and Sakallah): each place moves to the mean of the
+ * centres of the transitions that touch it, so that the places a
+ * transition reads and changes come close together and its relation and
+ * the sets it makes stay narrow.  From net order, kept while the sum of
+ * the transitions' spans falls.  A malloc'd permutation (rank to place),
+ * or NULL: no memory. */
+static uint32_t *force_order(const cnet_t *cn)
+{
+    uint32_t P = cn->nplaces, T = cn->ntransitions;
+    uint32_t *best = malloc((P ? P : 1) * sizeof *best), *pos = malloc((P ? P : 1) * sizeof *pos);
+    double *centre = malloc((T ? T : 1) * sizeof *centre), *sum = malloc((P ? P : 1) * sizeof *sum);
+    uint32_t *count = malloc((P ? P : 1) * sizeof *count);
+    keyed *k = malloc((P ? P : 1) * sizeof *k);
+    if (!best || !pos || !centre || !sum || !count || !k) {
+        free(best);
+        best = NULL;
+        goto out;
+    }
+    for (uint32_t p = 0; p < P; p++)
+        best[p] = pos[p] = p;
+    double best_span = total_span(cn, pos);
+    for (int round = 0, idle = 0; round < FORCE_ROUNDS && idle < FORCE_PATIENCE; round++) {
+        for (uint32_t p = 0; p < P; p++)
+            sum[p] = 0, count[p] = 0;
+        for (uint32_t t = 0; t < T; t++) {
+            double c = 0;
+            uint32_t n = 0;
+            FOR_SUPPORT(cn, t, i, p) {
+                c += pos[p];
+                n++;
+            }
+            centre[t] = n ? c / n : 0;
+            FOR_SUPPORT(cn, t, i, p) {
+                sum[p] += centre[t];
+                count[p]++;
+            }
+        }
+        for (uint32_t p = 0; p < P; p++)
+            k[p] = (keyed){count[p] ? sum[p] / count[p] : pos[p], p};
+        qsort(k, P, sizeof *k, by_key);
+        for (uint32_t r = 0; r < P; r++)
+            pos[k[r].place] = r;
+        double span = total_span(cn, pos);
+        if (span < best_span) {
+            best_span = span;
+            for (uint32_t r = 0; r < P; r++)
+                best[r] = k[r].place;
+            idle = 0;
+        } else {
+            idle++;
+        }
+    }
+out:
+    free(pos);
+    free(centre);
+    free(sum);
+    free(count);
+    free(k);
+    return best;
+}
+
+static int make_blocks(sym_t *s, const uint8_t *bits, const uint32_t *group, uint32_t ngroups,
+                       sym_order order)
 {
     const cnet_t *cn = s->cn;
     uint32_t P = cn->nplaces;
+    uint32_t *rank = order == SYM_ORDER_FORCE ? force_order(cn) : NULL;
+    if (order == SYM_ORDER_FORCE && !rank)
+        return -1;
     s->block_of = malloc((P ? P : 1) * sizeof *s->block_of);
     s->pos_in = malloc((P ? P : 1) * sizeof *s->pos_in);
     s->blocks = calloc(P ? P : 1, sizeof *s->blocks);
     uint32_t *gblock = group ? malloc((ngroups + 1) * sizeof *gblock) : NULL;
-    if (!s->block_of || !s->pos_in || !s->blocks || (group && !gblock)) {
+    uint32_t *gsize = group ? calloc(ngroups + 1, sizeof *gsize) : NULL;
+    if (!s->block_of || !s->pos_in || !s->blocks || (group && (!gblock || !gsize))) {
         free(gblock);
+        free(gsize);
+        free(rank);
         return -1;
     }
     for (uint32_t g = 0; group && g <= ngroups; g++)
         gblock[g] = UINT32_MAX;
+    for (uint32_t p = 0; group && p < P; p++)
+        if (group[p] <= ngroups)
+            gsize[group[p]]++;
     uint64_t nbits = 0;
-    for (uint32_t p = 0; p < P; p++) {
+    for (uint32_t r = 0; r < P; r++) {
+        uint32_t p = rank ? rank[r] : r;
         uint32_t g = group ? group[p] : 0;
         if (g && g <= ngroups && gblock[g] != UINT32_MAX) {
             blk *b = &s->blocks[gblock[g]];
@@ -276,12 +390,12 @@ static int make_blocks(sym_t *s, const uint8_t *bits, const uint32_t *group, uin
         b->first = (uint32_t)nbits;
         b->n = 1;
         if (g && g <= ngroups) {
-            uint32_t size = 0;
-            for (uint32_t q = p; q < P; q++)
-                size += group[q] == g;
+            uint32_t size = gsize[g];
             b->places = malloc(size * sizeof *b->places);
             if (!b->places) {
                 free(gblock);
+                free(gsize);
+                free(rank);
                 return -1;
             }
             b->places[0] = p;
@@ -295,6 +409,8 @@ static int make_blocks(sym_t *s, const uint8_t *bits, const uint32_t *group, uin
         s->nblocks++;
     }
     free(gblock);
+    free(gsize);
+    free(rank);
     if (nbits * 2 > MAX_VARS)
         return -2;
     s->nbits = (uint32_t)nbits;
@@ -485,7 +601,7 @@ static int sort_order(sym_t *s)
 /* ---- the manager ---- */
 
 sym_t *sym_new(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uint32_t ngroups,
-               const budget_t *budget, char *why, size_t whylen)
+               sym_order order, const budget_t *budget, char *why, size_t whylen)
 {
     if (bdd_isrunning()) {
         snprintf(why, whylen, "symbolic: the decision diagram package is in use");
@@ -498,7 +614,7 @@ sym_t *sym_new(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uin
     }
     s->cn = cn;
     s->budget = budget;
-    int lay = make_blocks(s, bits, group, ngroups);
+    int lay = make_blocks(s, bits, group, ngroups, order);
     if (lay < 0) {
         snprintf(why, whylen, lay == -2 ? "symbolic: more bits than the diagrams' variables"
                                         : "memory budget exhausted");

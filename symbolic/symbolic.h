@@ -40,13 +40,17 @@ typedef enum { SYM_DONE, SYM_FOUND, SYM_GAVE_UP } sym_status;
  * layer (and is what witnesses are walked back on). */
 typedef enum { SYM_CHAINING, SYM_BFS } sym_strategy;
 
+/* The order of the blocks: the net's, or FORCE's (places moved towards
+ * the transitions that touch them, symbolic.c). */
+typedef enum { SYM_ORDER_NET, SYM_ORDER_FORCE } sym_order;
+
 /* A diagram manager for cn with widths bits[p] (proven bounds: each place
  * holds at most 2^bits[p] - 1 tokens in every reachable marking) and,
  * when group is not NULL, the one-hot groups group[p] in 1..ngroups (0:
  * none) that onehot_group_holds proved.  NULL with the reason in why when
  * it cannot start (no memory within budget, BuDDy in use). */
 sym_t *sym_new(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uint32_t ngroups,
-               const budget_t *budget, char *why, size_t whylen);
+               sym_order order, const budget_t *budget, char *why, size_t whylen);
 void sym_free(sym_t *s);
 
 /* The goal of sym_explore: a deadlock, or a state formula (no temporal

@@ -5,7 +5,7 @@
  * must replay by replay.h's own firing rule into the goal, and the exact
  * counts (markings, edges, most tokens in a place and in a marking) must
  * be the explicit search's, by chaining and by breadth-first images, with
- * and without the groups.  A budget too small for the diagrams ends in
+ * and without the groups, in the net's order and in FORCE's.  A budget too small for the diagrams ends in
  * UNKNOWN, never in an exit. */
 #include "checkers/symbolic.h"
 #include "engine/explore.h"
@@ -108,12 +108,12 @@ static counts explicit_counts(const cnet_t *cn)
 /* The counts by the engine: groups as the checker finds them or none,
  * chaining or breadth-first. */
 static counts symbolic_counts(const cnet_t *cn, const uint8_t *bits, const uint32_t *group,
-                              uint32_t ng, sym_strategy how)
+                              uint32_t ng, sym_strategy how, sym_order order)
 {
     counts c = {0, 0, 0, 0, 0};
     budget_t b = unit_budget(0, 64u << 20);
     char why[160];
-    sym_t *s = bits ? sym_new(cn, bits, group, ng, &b, why, sizeof why) : NULL;
+    sym_t *s = bits ? sym_new(cn, bits, group, ng, order, &b, why, sizeof why) : NULL;
     if (!s)
         return c;
     if (sym_explore(s, how) == SYM_DONE) {
@@ -150,10 +150,10 @@ static void test_counts(void)
         uint32_t *group = bits ? onehot_groups(cn, bits, 1.0, &ng) : NULL;
         grouped += i >= NETS && ng > 0;
         if (e.known) {
-            counts v[4] = {symbolic_counts(cn, bits, group, ng, SYM_CHAINING),
-                           symbolic_counts(cn, bits, group, ng, SYM_BFS),
-                           symbolic_counts(cn, bits, NULL, 0, SYM_CHAINING),
-                           symbolic_counts(cn, bits, NULL, 0, SYM_BFS)};
+            counts v[4] = {symbolic_counts(cn, bits, group, ng, SYM_CHAINING, SYM_ORDER_FORCE),
+                           symbolic_counts(cn, bits, group, ng, SYM_BFS, SYM_ORDER_NET),
+                           symbolic_counts(cn, bits, NULL, 0, SYM_CHAINING, SYM_ORDER_NET),
+                           symbolic_counts(cn, bits, NULL, 0, SYM_BFS, SYM_ORDER_FORCE)};
             int all = 1, any = 0;
             for (int k = 0; k < 4; k++) {
                 any |= v[k].known;
@@ -175,7 +175,8 @@ static void test_counts(void)
         nc_free_net(net);
     }
     CHECK(compared == agree, "counts: states, edges, most tokens agree with explicit on %u of %u "
-          "nets, by chaining and breadth-first, with and without one-hot groups", agree, compared);
+          "nets, by chaining and breadth-first, with and without one-hot groups, in net and FORCE "
+          "order", agree, compared);
     CHECK(compared > cases / 2, "counts: most nets compared (%u of %u)", compared, cases);
     CHECK(grouped > SM_NETS / 3, "counts: one-hot groups found on %u of %u state-machine nets",
           grouped, SM_NETS);
@@ -227,22 +228,28 @@ static void test_limits(void)
         lin_term term = {i, 1};
         all = tree_binary(T_AND, all, tree_cmp(&term, 1, -1, REL_GE));
     }
-    const budget_t *budgets[2] = {&tiny, &small};
-    const char *names[2] = {"16 KiB", "1 MiB"};
-    for (int k = 0; k < 2; k++) {
-        result_t res;
-        result_init(&res);
-        opt.budget = budgets[k];
-        symbolic_run(cn, NULL, KIND_DL, &opt, &res);
-        CHECK(res.answer == ANSWER_UNKNOWN && !strcmp(res.reason, "memory budget exhausted"),
-              "dl on 2^16 twins in %s: UNKNOWN, \"%s\"", names[k], res.reason);
-        result_clear(&res);
-    }
+    result_t res;
+    result_init(&res);
+    opt.budget = &tiny;
+    symbolic_run(cn, NULL, KIND_DL, &opt, &res);
+    CHECK(res.answer == ANSWER_UNKNOWN && !strcmp(res.reason, "memory budget exhausted"),
+          "dl on 2^16 twins in 16 KiB: UNKNOWN, \"%s\"", res.reason);
+    result_clear(&res);
+    /* in net order (FORCE would put each a beside its b) the table fills
+     * during the search: BuDDy's error, not an exit */
+    budget_t b = unit_budget(0, 64u << 20);
+    uint8_t *bits = placebits(cn, &b);
+    char why[160];
+    sym_t *s = bits ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, &small, why, sizeof why) : NULL;
+    sym_status st = s ? sym_explore(s, SYM_CHAINING) : SYM_DONE;
+    CHECK(s && st == SYM_GAVE_UP && !strcmp(sym_reason(s), "memory budget exhausted"),
+          "twins in net order in 1 MiB: gave up, \"%s\"", s ? sym_reason(s) : why);
+    sym_free(s);
+    free(bits);
     /* and with room, the diagram is exact: 2^16 markings, every deadlock
      * the last one, a witness of 16 steps */
     budget_t room = unit_budget(0, 256u << 20);
     opt.budget = &room;
-    result_t res;
     result_init(&res);
     symbolic_run(cn, NULL, KIND_DL, &opt, &res);
     CHECK(res.answer == ANSWER_YES && res.run_len == 16 && replays(net, &res, NULL),
@@ -323,7 +330,7 @@ static void test_lines(void)
     result_clear(&res);
     budget_t b = unit_budget(0, 0);
     uint8_t *bits = placebits(cn, &b);
-    counts c = symbolic_counts(cn, bits, NULL, 0, SYM_CHAINING);
+    counts c = symbolic_counts(cn, bits, NULL, 0, SYM_CHAINING, SYM_ORDER_FORCE);
     free(bits);
     CHECK(c.known && c.states == 65536 && c.edges == 8 * 3 * 16384,
           "8 lines of 3 steps: %llu markings, %llu edges", (unsigned long long)c.states,
