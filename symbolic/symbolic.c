@@ -1142,74 +1142,120 @@ static int level_of(const sym_t *s, BDD n)
     return n == bdd_false() || n == bdd_true() ? (int)(2 * s->nbits) : bdd_var(n);
 }
 
+/* What the counting walks reuse from one set to the next: the edges are
+ * counted set by set, one per transition, and a memo the size of the
+ * node table cleared for each would cost more than the walks. */
+typedef struct counter {
+    int32_t *memo;       /* per node: its value's index in val, or -1 */
+    size_t memo_len;
+    BDD *seen;           /* the nodes memo holds, to clear them after */
+    mpz_t *val;          /* val[0..ninit) initialised, kept for reuse */
+    size_t seen_cap, val_cap, ninit;
+    BDD *stack;
+    size_t stack_cap;
+} counter;
+
+static void counter_free(counter *c)
+{
+    for (size_t i = 0; i < c->ninit; i++)
+        mpz_clear(c->val[i]);
+    free(c->memo);
+    free(c->seen);
+    free(c->val);
+    free(c->stack);
+}
+
+/* p with room for need items of size bytes (*cap updated), or NULL with
+ * p left as it was. */
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    size_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, n * size);
+    if (q)
+        *cap = n;
+    return q;
+}
+
+#define GROW(ptr, cap, need) \
+    ((tmp = grow((ptr), &(cap), (need), sizeof *(ptr))) ? ((ptr) = tmp, 1) : 0)
+
 /* The markings of f (over current variables), exactly, into out: a
  * post-order walk with its own stack, each node counted once. */
-static int count_set(sym_t *s, BDD f, mpz_t out)
+static int count_set(sym_t *s, counter *c, BDD f, mpz_t out)
 {
-    int nodes = bdd_getallocnum();
-    int32_t *memo = malloc((size_t)nodes * sizeof *memo);
-    size_t cap = 64, top = 0, nvals = 0, valcap = 64;
-    BDD *stack = malloc(cap * sizeof *stack);
-    mpz_t *val = malloc(valcap * sizeof *val);
-    int ok = memo && stack && val;
-    if (ok)
-        memset(memo, 0xff, (size_t)nodes * sizeof *memo);
-    mpz_t lo, hi;
-    mpz_inits(lo, hi, NULL);
-    if (ok && f != bdd_false() && f != bdd_true())
-        stack[top++] = f;
+    size_t nodes = (size_t)bdd_getallocnum();
+    if (c->memo_len < nodes) {
+        int32_t *m = realloc(c->memo, nodes * sizeof *m);
+        if (!m) {
+            nomem(s);
+            return -1;
+        }
+        memset(m + c->memo_len, 0xff, (nodes - c->memo_len) * sizeof *m);
+        c->memo = m;
+        c->memo_len = nodes;
+    }
+    size_t top = 0, nvals = 0;
+    void *tmp;
+    int ok = 1;
+    if (f != bdd_false() && f != bdd_true()) {
+        ok = GROW(c->stack, c->stack_cap, 1);
+        if (ok)
+            c->stack[top++] = f;
+    }
     while (ok && top) {
-        BDD n = stack[top - 1];
-        if (memo[n] >= 0) {
+        BDD n = c->stack[top - 1];
+        if (c->memo[n] >= 0) {
             top--;
             continue;
         }
-        BDD l = bdd_low(n), h = bdd_high(n);
+        BDD kids[2] = {bdd_low(n), bdd_high(n)};
         int pushed = 0;
-        BDD kids[2] = {l, h};
-        for (int k = 0; k < 2; k++) {
-            BDD c = kids[k];
-            if (c != bdd_false() && c != bdd_true() && memo[c] < 0) {
-                if (top == cap) {
-                    BDD *more = realloc(stack, 2 * cap * sizeof *stack);
-                    if (!more) {
-                        ok = 0;
-                        break;
-                    }
-                    stack = more;
-                    cap *= 2;
-                }
-                stack[top++] = c;
+        for (int k = 0; k < 2 && ok; k++) {
+            BDD x = kids[k];
+            if (x != bdd_false() && x != bdd_true() && c->memo[x] < 0) {
+                ok = GROW(c->stack, c->stack_cap, top + 1);
+                if (ok)
+                    c->stack[top++] = x;
                 pushed = 1;
             }
         }
         if (!ok || pushed)
             continue;
         top--;
+        if (!GROW(c->val, c->val_cap, nvals + 1) || !GROW(c->seen, c->seen_cap, nvals + 1)) {
+            ok = 0;
+            break;
+        }
+        if (nvals == c->ninit)
+            mpz_init(c->val[c->ninit++]);
+        mpz_ptr v = c->val[nvals];
         int lv = level_of(s, n);
+        mpz_set_ui(v, 0);
         for (int k = 0; k < 2; k++) {
-            mpz_ptr dst = k ? hi : lo;
-            BDD c = kids[k];
-            if (c == bdd_false())
-                mpz_set_ui(dst, 0);
-            else if (c == bdd_true())
-                mpz_set_ui(dst, 1);
-            else
-                mpz_set(dst, val[memo[c]]);
-            mpz_mul_2exp(dst, dst, curs_between(lv + 1, level_of(s, c)));
-        }
-        if (nvals == valcap) {
-            mpz_t *more = realloc(val, 2 * valcap * sizeof *val);
-            if (!more) {
-                ok = 0;
-                break;
+            BDD x = kids[k];
+            if (x == bdd_false())
+                continue;
+            unsigned long free_bits = curs_between(lv + 1, level_of(s, x));
+            if (x == bdd_true()) {
+                mpz_t one;
+                mpz_init_set_ui(one, 1);
+                mpz_mul_2exp(one, one, free_bits);
+                mpz_add(v, v, one);
+                mpz_clear(one);
+            } else {
+                mpz_t part;
+                mpz_init(part);
+                mpz_mul_2exp(part, c->val[c->memo[x]], free_bits);
+                mpz_add(v, v, part);
+                mpz_clear(part);
             }
-            val = more;
-            valcap *= 2;
         }
-        mpz_init(val[nvals]);
-        mpz_add(val[nvals], lo, hi);
-        memo[n] = (int32_t)nvals++;
+        c->seen[nvals] = n;
+        c->memo[n] = (int32_t)nvals++;
     }
     if (ok) {
         if (f == bdd_false())
@@ -1217,15 +1263,11 @@ static int count_set(sym_t *s, BDD f, mpz_t out)
         else if (f == bdd_true())
             mpz_set_ui(out, 1);
         else
-            mpz_set(out, val[memo[f]]);
+            mpz_set(out, c->val[c->memo[f]]);
         mpz_mul_2exp(out, out, curs_between(0, level_of(s, f)));
     }
     for (size_t i = 0; i < nvals; i++)
-        mpz_clear(val[i]);
-    mpz_clears(lo, hi, NULL);
-    free(val);
-    free(stack);
-    free(memo);
+        c->memo[c->seen[i]] = -1;
     if (!ok)
         nomem(s);
     return ok ? 0 : -1;
@@ -1245,7 +1287,9 @@ char *sym_count_states(sym_t *s)
         return NULL;
     mpz_t n;
     mpz_init(n);
-    char *text = count_set(s, s->reach, n) < 0 ? NULL : decimal(s, n);
+    counter c = {0};
+    char *text = count_set(s, &c, s->reach, n) < 0 ? NULL : decimal(s, n);
+    counter_free(&c);
     mpz_clear(n);
     return text;
 }
@@ -1257,13 +1301,15 @@ char *sym_count_edges(sym_t *s)
     mpz_t sum, n;
     mpz_inits(sum, n, NULL);
     int ok = 1;
+    counter c = {0};
     for (uint32_t t = 0; ok && t < s->cn->ntransitions; t++) {
         BDD x = o_and(s->reach, s->tr[t].en);
-        ok = !stop(s) && count_set(s, x, n) == 0;
+        ok = !stop(s) && count_set(s, &c, x, n) == 0;
         drop(x);
         mpz_add(sum, sum, n);
     }
     char *text = ok ? decimal(s, sum) : NULL;
+    counter_free(&c);
     mpz_clears(sum, n, NULL);
     return text;
 }
