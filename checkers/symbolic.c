@@ -48,12 +48,43 @@ static uint64_t saturated(const char *decimal)
     return errno ? UINT64_MAX : (uint64_t)v;
 }
 
+/* CTL by fixpoints on the whole reachable set; no run for evidence. */
+static void ctl_run_symbolic(const cnet_t *cn, const tree_t *formula, const check_options *opt,
+                             result_t *res)
+{
+    char why[160];
+    sym_t *s = symbolic_open(cn, opt->budget, why, sizeof why);
+    if (!s) {
+        result_unknown(res, why);
+        return;
+    }
+    if (sym_explore(s, SYM_CHAINING) != SYM_DONE) {
+        result_unknown(res, sym_reason(s));
+    } else {
+        int v = sym_ctl(s, formula, why, sizeof why);
+        if (v < 0)
+            result_unknown(res, why);
+        else
+            res->answer = v ? ANSWER_YES : ANSWER_NO;
+        char *n = sym_count_states(s);
+        if (n)
+            res->states = saturated(n);
+        free(n);
+    }
+    sym_free(s);
+}
+
 void symbolic_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                   const check_options *opt, result_t *res)
 {
     double start = mono_now();
     char why[160];
     result_add_technique(res, "DECISION_DIAGRAMS");
+    if (kind == KIND_CTL && formula) {
+        ctl_run_symbolic(cn, formula, opt, res);
+        res->seconds = mono_now() - start;
+        return;
+    }
     if (kind != KIND_DL && (kind != KIND_REACH || !formula)) {
         result_unknown(res, "kind not supported by the symbolic checker");
         return;
@@ -100,7 +131,11 @@ int symbolic_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
         return 1;
     if (kind == KIND_REACH && t && state_ops_only(t))
         return 1;
+    if (kind == KIND_CTL && t && !tree_has_ltl(t) && no_bound(t) && !tree_has_action(t))
+        return 1;
     snprintf(why, whylen, kind == KIND_REACH ? "symbolic checker: reach needs a state formula"
-                                             : "symbolic checker: dl and reach only");
+                          : kind == KIND_CTL ? "symbolic checker: ctl needs a CTL formula (no X, "
+                                               "F, G, U, R without a path quantifier)"
+                                             : "symbolic checker: dl, reach and ctl only");
     return 0;
 }

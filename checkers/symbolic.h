@@ -1,6 +1,7 @@
 /* symbolic: dl and reach on decision diagrams (symbolic/symbolic.h), for
  * nets whose every place has a proven bound; the reachable set by
- * chaining, a witness by breadth-first layers walked back. */
+ * chaining, a witness by breadth-first layers walked back; ctl by
+ * fixpoints on the whole reachable set, without a run. */
 #ifndef MCK_CHECKERS_SYMBOLIC_H
 #define MCK_CHECKERS_SYMBOLIC_H
 

@@ -69,6 +69,12 @@ sym_status sym_explore(sym_t *s, sym_strategy how);
  * transition's relation.  0, or -1 (sym_reason). */
 int sym_witness(sym_t *s, uint32_t **run, size_t *len);
 
+/* After SYM_DONE without a goal: whether the CTL formula f holds in the
+ * initial marking, on maximal paths (a deadlock ends a path: EX false,
+ * AX true there; EG accepts it, AF and AU need a step), by fixpoints over
+ * the reachable set: 1, 0, or -1 (why: not CTL, or ran out). */
+int sym_ctl(sym_t *s, const tree_t *f, char *why, size_t whylen);
+
 /* After SYM_DONE, exact numbers of the reachable set, as malloc'd
  * decimal strings: its markings (states), and its edges (the reachable
  * markings that enable t, summed over t).  NULL: ran out (sym_reason). */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The symbolic checker (decision diagrams, symbolic/symbolic.h) from the
 # command line: on the models of examples/ and a few MCC instances it
-# gives the explicit checker's answer for deadlocks and reachability, its
+# gives the explicit checker's answer for deadlocks, reachability and CTL, its
 # witnesses replay (mck check replays every run before printing it and
 # fails with an internal error when one does not), a net it cannot bound
 # and a memory budget too small end in UNKNOWN with the reason, mck list
@@ -21,7 +21,7 @@ same() {   # label, then the check's arguments
     e=$?
     "$MCK" check -c symbolic --timeout 20 "$@" >"$tmp.s" 2>&1
     s=$?
-    # ctl and ltl are not the symbolic checker's; a property file may
+    # ltl is not the symbolic checker's; a property file may
     # belong to another model of the same folder (an error for both)
     if grep -q "does not support kind\|symbolic checker:" "$tmp.s" || [ "$e" -eq 2 ]; then
         skipped=$((skipped + 1))

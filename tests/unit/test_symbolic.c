@@ -199,6 +199,55 @@ static void test_random(void)
           "most random cases are decided (dl %u, reach %u)", dl.decided, reach.decided);
 }
 
+static tree_t *random_ctl(uint32_t P, uint32_t T, int depth)
+{
+    if (depth == 0 || rnd(4) == 0)
+        return random_atom(P, T);
+    static const tree_op unary[] = {T_NOT, T_EX, T_AX, T_EF, T_AF, T_EG, T_AG};
+    static const tree_op binary[] = {T_AND, T_OR, T_EU, T_AU};
+    if (rnd(3))
+        return tree_unary(unary[rnd(7)], random_ctl(P, T, depth - 1));
+    return tree_binary(binary[rnd(4)], random_ctl(P, T, depth - 1), random_ctl(P, T, depth - 1));
+}
+
+/* CTL on maximal paths, as the explicit checker's graph evaluation. */
+static void test_ctl(void)
+{
+    unsigned cases = 0, decided = 0, agree = 0;
+    for (int i = 0; i < NETS; i++) {
+        net_t *net = sm_or_random();
+        const cnet_t *cn = nc_compile(net);
+        for (int g = 0; g < GOALS_PER_NET; g++) {
+            tree_t *f = random_ctl((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
+            check_options opt = options();
+            result_t e, v;
+            result_init(&e);
+            result_init(&v);
+            explicit_run(cn, f, KIND_CTL, &opt, &e);
+            symbolic_run(cn, f, KIND_CTL, &opt, &v);
+            cases++;
+            if (e.answer != ANSWER_UNKNOWN && v.answer != ANSWER_UNKNOWN) {
+                decided++;
+                if (e.answer == v.answer) {
+                    agree++;
+                } else {
+                    char *text = tree_to_string(f);
+                    printf("# ctl differs on net %d: %s: explicit %d, symbolic %d\n", i,
+                           text ? text : "?", (int)e.answer, (int)v.answer);
+                    free(text);
+                }
+            }
+            result_clear(&e);
+            result_clear(&v);
+            tree_free(f);
+        }
+        nc_free_net(net);
+    }
+    CHECK(agree == decided, "ctl: symbolic agrees with explicit on %u of %u decided random "
+          "formulas", agree, decided);
+    CHECK(decided > cases / 2, "ctl: most decided (%u of %u)", decided, cases);
+}
+
 /* n tasks: c_i moves to a_i and b_i at once; the a's come before the b's
  * in the order, so the reachable set {a = b} takes 2^n nodes. */
 static net_t *twins(int n)
@@ -346,5 +395,6 @@ int main(void)
     test_limits();
     test_counts();
     test_random();
+    test_ctl();
     UNIT_DONE();
 }
