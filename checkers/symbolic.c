@@ -109,6 +109,10 @@ void symbolic_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         free(n);
     } else {
         res->answer = ANSWER_YES;
+        char *n = sym_count_states(s);
+        if (n)
+            res->states = saturated(n);
+        free(n);
         uint32_t *run;
         size_t len;
         if (opt->want_run) {

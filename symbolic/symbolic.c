@@ -1444,7 +1444,7 @@ static char *decimal(sym_t *s, mpz_t v)
 
 char *sym_count_states(sym_t *s)
 {
-    if (!s->reached || failed(s))
+    if (failed(s))
         return NULL;
     mpz_t n;
     mpz_init(n);

@@ -75,9 +75,10 @@ int sym_witness(sym_t *s, uint32_t **run, size_t *len);
  * the reachable set: 1, 0, or -1 (why: not CTL, or ran out). */
 int sym_ctl(sym_t *s, const tree_t *f, char *why, size_t whylen);
 
-/* After SYM_DONE, exact numbers of the reachable set, as malloc'd
- * decimal strings: its markings (states), and its edges (the reachable
- * markings that enable t, summed over t).  NULL: ran out (sym_reason). */
+/* Exact numbers of the reachable set, as malloc'd decimal strings: its
+ * markings (states; after SYM_FOUND, those found before the goal), and
+ * after SYM_DONE its edges (the reachable markings that enable t, summed
+ * over t).  NULL: ran out (sym_reason). */
 char *sym_count_states(sym_t *s);
 char *sym_count_edges(sym_t *s);
 /* The largest count of one place, and of all places, in the reachable
