@@ -18,7 +18,7 @@ PLUGINDIR = $(PREFIX)/lib/mck/plugins
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -I. -Iformula \
              $(XML_CFLAGS) $(CGRAPH_CFLAGS) $(GVC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"' \
              -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
-ALL_LIBS = $(XML_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS) $(GLPK_LIBS) $(LIBS) -ldl -lm
+ALL_LIBS = $(XML_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS) $(GLPK_LIBS) $(BDD_LIBS) $(GMP_LIBS) $(LIBS) -ldl -lm
 # Headers a plugin is written against (installed under include/mck/).
 PUBLIC_HEADERS = base/netconv.h base/tree.h base/result.h base/budget.h base/formats.h \
                  formula/formula.h input/input.h plugin/plugin.h
@@ -28,7 +28,7 @@ LSRC := $(wildcard formula/*.l input/*.l input/*/*.l)
 YGEN := $(YSRC:.y=.tab.c)
 LGEN := $(LSRC:.l=.lex.c)
 # The layers, bottom up (docs/architecture.md); only main.c stays at the top.
-LAYERS := base formula lp input writers verdicts plugin engine reduce checkers mcc cmd
+LAYERS := base formula lp input writers verdicts plugin engine symbolic reduce checkers mcc cmd
 CSRC := $(wildcard $(addsuffix /*.c,$(LAYERS)) $(addsuffix /*/*.c,$(LAYERS)))
 CSRC := $(filter-out %.tab.c %.lex.c, $(CSRC))
 LIBOBJ := $(CSRC:.c=.o) $(YGEN:.c=.o) $(LGEN:.c=.o)

@@ -110,6 +110,18 @@ static const carve_rule rules[CARVE_COUNT] = {
     [CARVE_MCC_CTL_LOCAL_FORMULA] = {"mcc.ctl.local.formula", ALL_BYTES, 0, 0, 0},
     /* LTL: each formula an equal part of the time left, in rounds */
     [CARVE_MCC_LTL_FORMULA] = {"mcc.ltl.formula", ALL_BYTES, 0, 0, 0},
+    /* the symbolic engine cannot start without a bound for every place,
+     * so its linear programs get more than the explicit search's
+     * (explore.placebits), at most 30 s without a limit; the one-hot
+     * groups are optional, as there */
+    [CARVE_SYMBOLIC_PLACEBITS] = {"symbolic.placebits", ALL_BYTES, 0.2, 0, 30.0},
+    [CARVE_SYMBOLIC_ONEHOT] = {"symbolic.onehot", ALL_BYTES, 0.25, 0, 0},
+    /* BuDDy's nodes and caches; the rest is for the walks over the
+     * diagram that count (a few words a node) and the layers of a witness */
+    [CARVE_SYMBOLIC_TABLE] = {"symbolic.table", BYTES(3, 4), 1.0, 0, 0},
+    /* StateSpace: the explicit search answers small nets at once and
+     * needs no bounds; where it gives up, the diagrams get what is left */
+    [CARVE_MCC_STATESPACE_EXPLICIT] = {"mcc.statespace.explicit", ALL_BYTES, 0.5, 0, 0},
 };
 
 /* ---- the run ---- */

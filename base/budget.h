@@ -99,6 +99,10 @@ typedef enum {
     CARVE_MCC_CTL_LOCAL,        /*   the local checks */
     CARVE_MCC_CTL_LOCAL_FORMULA,/*   one formula (budget_carve_part) */
     CARVE_MCC_LTL_FORMULA,      /* LTL: one formula (budget_carve_part) */
+    CARVE_SYMBOLIC_PLACEBITS,   /* the symbolic checker: proven place bounds */
+    CARVE_SYMBOLIC_ONEHOT,      /*   of symbolic.placebits: one-hot groups */
+    CARVE_SYMBOLIC_TABLE,       /* the decision diagrams' node table and caches */
+    CARVE_MCC_STATESPACE_EXPLICIT, /* StateSpace: the explicit search before the diagrams */
     CARVE_COUNT
 } budget_carve_id;
 

@@ -3,6 +3,7 @@
 #include "checkers/explicit.h"
 #include "checkers/reduced.h"
 #include "checkers/stubborn.h"
+#include "checkers/symbolic.h"
 
 #include <string.h>
 
@@ -25,6 +26,13 @@ static const checker_type checkers[] = {
      "on the smaller net (ltl: without X, deadlock and actions); witnesses and lassos are "
      "expanded back into runs of the model",
      "any place/transition net; gains most on nets with sequential chains"},
+    {"symbolic", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL),
+     symbolic_accepts, symbolic_run,
+     "decision diagrams (BuDDy): the reachable markings by chaining, each place a binary "
+     "number of bits from its proven bound, one-hot groups one number; witnesses are "
+     "shortest runs, from breadth-first layers walked back; CTL by fixpoints on the "
+     "reachable set (no run)",
+     "bounded place/transition nets (every place needs a proven bound; else UNKNOWN)"},
 };
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 

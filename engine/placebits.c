@@ -13,6 +13,13 @@ static unsigned bits_for(uint64_t bound)
 
 uint8_t *placebits(const cnet_t *cn, const budget_t *budget)
 {
+    uint32_t unbounded;
+    return placebits_at(cn, budget, &unbounded);
+}
+
+uint8_t *placebits_at(const cnet_t *cn, const budget_t *budget, uint32_t *unbounded)
+{
+    *unbounded = UINT32_MAX;
     uint32_t P = cn->nplaces;
     uint8_t *bits = calloc(P ? P : 1, 1);
     uint8_t *gainable = calloc(P ? P : 1, 1);
@@ -32,14 +39,18 @@ uint8_t *placebits(const cnet_t *cn, const budget_t *budget)
             bound = held[p];
         } else if (gainable[p]) {
             double left = budget_left(budget);
-            if (left <= 0 || stateeq_upper_bound(cn, &p, 1, left, &bound) < 0)
+            if (left <= 0 || stateeq_upper_bound(cn, &p, 1, left, &bound) < 0) {
+                *unbounded = p;
                 goto fail;
+            }
         }
         /* the state equation's bound holds from the initial marking on */
         if (bound < cn->initial[p])
             bound = cn->initial[p];
-        if (bits_for(bound) > STORE_PACKED_BITS_MAX)
+        if (bits_for(bound) > STORE_PACKED_BITS_MAX) {
+            *unbounded = p;
             goto fail;
+        }
         bits[p] = (uint8_t)bits_for(bound);
     }
     free(gainable);

@@ -20,5 +20,9 @@
  * carve with one: explore.placebits), or NULL (no bound for some place in
  * that time, or no memory). */
 uint8_t *placebits(const cnet_t *cn, const budget_t *budget);
+/* The same, saying in *unbounded which place got no bound (in the time,
+ * or in STORE_PACKED_BITS_MAX bits) when it returns NULL; UINT32_MAX
+ * when it ran out of memory instead. */
+uint8_t *placebits_at(const cnet_t *cn, const budget_t *budget, uint32_t *unbounded);
 
 #endif

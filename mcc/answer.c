@@ -120,12 +120,18 @@ int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
 
 int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniques)
 {
-    char buf[40], tb[512];
+    char buf[40];
+    return mcc_answer_state_space_text(what, mcc_u128_decimal(value, buf), techniques);
+}
+
+int mcc_answer_state_space_text(const char *what, const char *decimal, const char *techniques)
+{
+    char tb[512];
     if (!claim(what))
         return 0;
     techniques = with_net(techniques, tb, sizeof tb);
-    line("STATE_SPACE", what, mcc_u128_decimal(value, buf), techniques);
-    mcc_xml_value(what, buf, techniques, NULL);
+    line("STATE_SPACE", what, decimal, techniques);
+    mcc_xml_value(what, decimal, techniques, NULL);
     return 1;
 }
 

@@ -78,6 +78,8 @@ int mcc_answer_bool_shown(const char *id, int value, const char *techniques,
                           const mcc_evidence *ev);
 int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques);
 int mcc_answer_state_space(const char *what, mcc_u128 value, const char *techniques);
+/* The same with the value as decimal digits (exact counts past 2^128). */
+int mcc_answer_state_space_text(const char *what, const char *decimal, const char *techniques);
 void mcc_answer_word(const char *word);   /* CANNOT_COMPUTE, DO_NOT_COMPETE */
 /* Technique words put before every answer's own (NULL: none). */
 void mcc_answers_net_techniques(const char *words);
@@ -104,6 +106,7 @@ int mcc_xml_close(void);         /* writes the file; 0, or -1 after a message */
 #define TECH_TOPOLOGICAL "SEQUENTIAL_PROCESSING TOPOLOGICAL"
 #define TECH_TOPO_INITIAL "SEQUENTIAL_PROCESSING TOPOLOGICAL INITIAL_STATE"
 #define TECH_STUBBORN "SEQUENTIAL_PROCESSING EXPLICIT STUBBORN_SETS"
+#define TECH_DECISION_DIAGRAMS "SEQUENTIAL_PROCESSING DECISION_DIAGRAMS"
 
 /* ---- globallp.c: the state equation on the global properties; each
  * returns 1 when it printed the value, 0 when it could not show it by the

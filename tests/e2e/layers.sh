@@ -18,14 +18,15 @@ allowed() {
         verdicts) echo "base" ;;
         plugin) echo "base formula input" ;;
         engine) echo "base lp" ;;
+        symbolic) echo "base lp" ;;
         reduce) echo "base lp" ;;
-        checkers) echo "base lp engine reduce" ;;
-        mcc) echo "base formula lp input verdicts engine reduce checkers" ;;
-        cmd) echo "base formula lp input writers verdicts plugin engine reduce checkers mcc" ;;
+        checkers) echo "base lp engine symbolic reduce" ;;
+        mcc) echo "base formula lp input verdicts engine symbolic reduce checkers" ;;
+        cmd) echo "base formula lp input writers verdicts plugin engine symbolic reduce checkers mcc" ;;
         *) echo "?" ;;
     esac
 }
-layers="base formula lp input writers verdicts plugin engine reduce checkers mcc cmd"
+layers="base formula lp input writers verdicts plugin engine symbolic reduce checkers mcc cmd"
 
 loose=$(ls ./*.c 2>/dev/null | grep -v '^./main.c$')
 if [ -z "$loose" ]; then

@@ -1,0 +1,400 @@
+/* The symbolic checker and engine against the explicit search: on random
+ * nets (weights, read arcs, self-loops, some unbounded) and on random
+ * nets of state machines (whose one-hot groups become one number each)
+ * they must give the same dl and reach answers, every symbolic witness
+ * must replay by replay.h's own firing rule into the goal, and the exact
+ * counts (markings, edges, most tokens in a place and in a marking) must
+ * be the explicit search's, by chaining and by breadth-first images, with
+ * and without the groups, in the net's order and in FORCE's.  A budget too small for the diagrams ends in
+ * UNKNOWN, never in an exit. */
+#include "checkers/symbolic.h"
+#include "engine/explore.h"
+#include "engine/onehot.h"
+#include "engine/placebits.h"
+#include "randnet.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+#define NETS 300
+#define GOALS_PER_NET 4
+#define SM_NETS 200
+
+/* 2 to 4 state machines of 2 to 4 states, a token each, and transitions
+ * that move one or two of them (a synchronisation), some reading a third
+ * or a shared counter place that others feed and drain. */
+static net_t *random_sm_net(void)
+{
+    net_t *n = nc_create_net("machines", NULL);
+    uint32_t K = 2 + rnd(3), first[5], size[5];
+    uint32_t P = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        first[k] = P;
+        size[k] = 2 + rnd(3);
+        for (uint32_t s = 0; s < size[k]; s++, P++)
+            nc_create_place(n, NULL, NULL, s == 0);
+    }
+    uint32_t counter = P;
+    nc_create_place(n, NULL, NULL, rnd(3));
+    uint32_t T = 2 + rnd(8);
+    for (uint32_t t = 0; t < T; t++) {
+        nc_create_transition(n, NULL, NULL);
+        uint32_t a = rnd(K), b = rnd(K);
+        uint32_t ks[2] = {a, b};
+        for (int i = 0; i < (a == b ? 1 : 2); i++) {
+            uint32_t k = ks[i], from = rnd(size[k]), to = rnd(size[k]);
+            nc_create_arc(n, NC_ARC_PT, first[k] + from, t, 1, 0);
+            nc_create_arc(n, NC_ARC_TP, first[k] + to, t, 1, 1);
+        }
+        uint32_t c = rnd(K);
+        if (rnd(4) == 0 && c != a && c != b)
+            nc_create_arc(n, NC_ARC_READ, first[c] + rnd(size[c]), t, 1, 0);
+        switch (rnd(6)) {
+        case 0: nc_create_arc(n, NC_ARC_TP, counter, t, 1 + rnd(2), 0); break;
+        case 1: nc_create_arc(n, NC_ARC_PT, counter, t, 1 + rnd(2), 0); break;
+        default: break;
+        }
+    }
+    return n;
+}
+
+static net_t *sm_or_random(void)
+{
+    return rnd(2) ? random_sm_net() : random_net();
+}
+
+/* ---- counts by the explicit search ---- */
+
+typedef struct tops {
+    uint32_t nplaces;
+    uint64_t place, marking;
+} tops;
+
+static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
+{
+    tops *t = ctx;
+    (void)id;
+    (void)ref;
+    uint64_t sum = 0;
+    for (uint32_t p = 0; p < t->nplaces; p++) {
+        sum += m[p];
+        t->place = m[p] > t->place ? m[p] : t->place;
+    }
+    t->marking = sum > t->marking ? sum : t->marking;
+    return 0;
+}
+
+typedef struct counts {
+    int known;
+    uint64_t states, edges, place, marking;
+} counts;
+
+static counts explicit_counts(const cnet_t *cn)
+{
+    check_options opt = options();
+    explore_visitor v = {on_state, NULL, NULL, "test", 0};
+    tops t = {cn->nplaces, 0, 0};
+    counts c = {0, 0, 0, 0, 0};
+    explore_t *ex = explore_new(cn, &opt, 0);
+    result_t res;
+    result_init(&res);
+    if (ex && explore_bfs(ex, &v, &t, &res) == EXPLORE_DONE)
+        c = (counts){1, res.states, res.edges, t.place, t.marking};
+    explore_free(ex);
+    result_clear(&res);
+    return c;
+}
+
+/* The counts by the engine: groups as the checker finds them or none,
+ * chaining or breadth-first. */
+static counts symbolic_counts(const cnet_t *cn, const uint8_t *bits, const uint32_t *group,
+                              uint32_t ng, sym_strategy how, sym_order order)
+{
+    counts c = {0, 0, 0, 0, 0};
+    budget_t b = unit_budget(0, 64u << 20);
+    char why[160];
+    sym_t *s = bits ? sym_new(cn, bits, group, ng, order, &b, why, sizeof why) : NULL;
+    if (!s)
+        return c;
+    if (sym_explore(s, how) == SYM_DONE) {
+        char *states = sym_count_states(s), *edges = sym_count_edges(s);
+        if (states && edges && sym_max_tokens(s, &c.place, &c.marking) == 0) {
+            c.known = 1;
+            c.states = strtoull(states, NULL, 10);
+            c.edges = strtoull(edges, NULL, 10);
+        }
+        free(states);
+        free(edges);
+    }
+    sym_free(s);
+    return c;
+}
+
+static int same(counts a, counts b)
+{
+    return a.states == b.states && a.edges == b.edges && a.place == b.place &&
+           a.marking == b.marking;
+}
+
+static void test_counts(void)
+{
+    unsigned cases = 0, compared = 0, agree = 0, grouped = 0;
+    for (int i = 0; i < NETS + SM_NETS; i++) {
+        net_t *net = i < NETS ? random_net() : random_sm_net();
+        const cnet_t *cn = nc_compile(net);
+        counts e = explicit_counts(cn);
+        cases++;
+        budget_t b = unit_budget(0, 0);
+        uint8_t *bits = placebits(cn, &b);
+        uint32_t ng = 0;
+        uint32_t *group = bits ? onehot_groups(cn, bits, 1.0, &ng) : NULL;
+        grouped += i >= NETS && ng > 0;
+        if (e.known) {
+            counts v[4] = {symbolic_counts(cn, bits, group, ng, SYM_CHAINING, SYM_ORDER_FORCE),
+                           symbolic_counts(cn, bits, group, ng, SYM_BFS, SYM_ORDER_NET),
+                           symbolic_counts(cn, bits, NULL, 0, SYM_CHAINING, SYM_ORDER_NET),
+                           symbolic_counts(cn, bits, NULL, 0, SYM_BFS, SYM_ORDER_FORCE)};
+            int all = 1, any = 0;
+            for (int k = 0; k < 4; k++) {
+                any |= v[k].known;
+                if (v[k].known && !same(e, v[k])) {
+                    all = 0;
+                    printf("# net %d, way %d: explicit %llu states %llu edges %llu/%llu tokens, "
+                           "symbolic %llu %llu %llu/%llu\n", i, k,
+                           (unsigned long long)e.states, (unsigned long long)e.edges,
+                           (unsigned long long)e.place, (unsigned long long)e.marking,
+                           (unsigned long long)v[k].states, (unsigned long long)v[k].edges,
+                           (unsigned long long)v[k].place, (unsigned long long)v[k].marking);
+                }
+            }
+            compared += any;
+            agree += any && all;
+        }
+        free(bits);
+        free(group);
+        nc_free_net(net);
+    }
+    CHECK(compared == agree, "counts: states, edges, most tokens agree with explicit on %u of %u "
+          "nets, by chaining and breadth-first, with and without one-hot groups, in net and FORCE "
+          "order", agree, compared);
+    CHECK(compared > cases / 2, "counts: most nets compared (%u of %u)", compared, cases);
+    CHECK(grouped > SM_NETS / 3, "counts: one-hot groups found on %u of %u state-machine nets",
+          grouped, SM_NETS);
+}
+
+static void test_random(void)
+{
+    tally dl = {0}, reach = {0};
+    differential(sm_or_random, NETS, GOALS_PER_NET, 3, symbolic_run, "symbolic", &dl, &reach);
+    CHECK(dl.agree == dl.cases, "dl: symbolic agrees with explicit on %u of %u random nets "
+          "(%u decided, %u unknown)", dl.agree, dl.cases, dl.decided, dl.unknown);
+    CHECK(dl.replayed == dl.decided, "dl: %u of %u answers replay (deadlock reached)",
+          dl.replayed, dl.decided);
+    CHECK(reach.agree == reach.cases, "reach: symbolic agrees with explicit on %u of %u random "
+          "goals (%u decided, %u unknown)", reach.agree, reach.cases, reach.decided,
+          reach.unknown);
+    CHECK(reach.replayed == reach.decided, "reach: %u of %u answers replay (goal reached)",
+          reach.replayed, reach.decided);
+    CHECK(dl.decided > NETS / 2 && reach.decided > NETS * GOALS_PER_NET / 2,
+          "most random cases are decided (dl %u, reach %u)", dl.decided, reach.decided);
+}
+
+static tree_t *random_ctl(uint32_t P, uint32_t T, int depth)
+{
+    if (depth == 0 || rnd(4) == 0)
+        return random_atom(P, T);
+    static const tree_op unary[] = {T_NOT, T_EX, T_AX, T_EF, T_AF, T_EG, T_AG};
+    static const tree_op binary[] = {T_AND, T_OR, T_EU, T_AU};
+    if (rnd(3))
+        return tree_unary(unary[rnd(7)], random_ctl(P, T, depth - 1));
+    return tree_binary(binary[rnd(4)], random_ctl(P, T, depth - 1), random_ctl(P, T, depth - 1));
+}
+
+/* CTL on maximal paths, as the explicit checker's graph evaluation. */
+static void test_ctl(void)
+{
+    unsigned cases = 0, decided = 0, agree = 0;
+    for (int i = 0; i < NETS; i++) {
+        net_t *net = sm_or_random();
+        const cnet_t *cn = nc_compile(net);
+        for (int g = 0; g < GOALS_PER_NET; g++) {
+            tree_t *f = random_ctl((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
+            check_options opt = options();
+            result_t e, v;
+            result_init(&e);
+            result_init(&v);
+            explicit_run(cn, f, KIND_CTL, &opt, &e);
+            symbolic_run(cn, f, KIND_CTL, &opt, &v);
+            cases++;
+            if (e.answer != ANSWER_UNKNOWN && v.answer != ANSWER_UNKNOWN) {
+                decided++;
+                if (e.answer == v.answer) {
+                    agree++;
+                } else {
+                    char *text = tree_to_string(f);
+                    printf("# ctl differs on net %d: %s: explicit %d, symbolic %d\n", i,
+                           text ? text : "?", (int)e.answer, (int)v.answer);
+                    free(text);
+                }
+            }
+            result_clear(&e);
+            result_clear(&v);
+            tree_free(f);
+        }
+        nc_free_net(net);
+    }
+    CHECK(agree == decided, "ctl: symbolic agrees with explicit on %u of %u decided random "
+          "formulas", agree, decided);
+    CHECK(decided > cases / 2, "ctl: most decided (%u of %u)", decided, cases);
+}
+
+/* n tasks: c_i moves to a_i and b_i at once; the a's come before the b's
+ * in the order, so the reachable set {a = b} takes 2^n nodes. */
+static net_t *twins(int n)
+{
+    net_t *net = nc_create_net("twins", NULL);
+    for (int i = 0; i < 3 * n; i++)
+        nc_create_place(net, NULL, NULL, i >= 2 * n);
+    for (int i = 0; i < n; i++) {
+        int t = nc_create_transition(net, NULL, NULL);
+        nc_create_arc(net, NC_ARC_PT, (uint32_t)(2 * n + i), (uint32_t)t, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, (uint32_t)i, (uint32_t)t, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, (uint32_t)(n + i), (uint32_t)t, 1, 0);
+    }
+    return net;
+}
+
+static void test_limits(void)
+{
+    net_t *net = twins(16);
+    const cnet_t *cn = nc_compile(net);
+    budget_t small = unit_budget(0, 1u << 20), tiny = unit_budget(0, 16u << 10);
+    check_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.want_run = 1;
+    tree_t *all = tree_const(1);
+    for (uint32_t i = 0; i < 16; i++) {
+        lin_term term = {i, 1};
+        all = tree_binary(T_AND, all, tree_cmp(&term, 1, -1, REL_GE));
+    }
+    result_t res;
+    result_init(&res);
+    opt.budget = &tiny;
+    symbolic_run(cn, NULL, KIND_DL, &opt, &res);
+    CHECK(res.answer == ANSWER_UNKNOWN && !strcmp(res.reason, "memory budget exhausted"),
+          "dl on 2^16 twins in 16 KiB: UNKNOWN, \"%s\"", res.reason);
+    result_clear(&res);
+    /* in net order (FORCE would put each a beside its b) the table fills
+     * during the search: BuDDy's error, not an exit */
+    budget_t b = unit_budget(0, 64u << 20);
+    uint8_t *bits = placebits(cn, &b);
+    char why[160];
+    sym_t *s = bits ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, &small, why, sizeof why) : NULL;
+    sym_status st = s ? sym_explore(s, SYM_CHAINING) : SYM_DONE;
+    CHECK(s && st == SYM_GAVE_UP && !strcmp(sym_reason(s), "memory budget exhausted"),
+          "twins in net order in 1 MiB: gave up, \"%s\"", s ? sym_reason(s) : why);
+    sym_free(s);
+    free(bits);
+    /* and with room, the diagram is exact: 2^16 markings, every deadlock
+     * the last one, a witness of 16 steps */
+    budget_t room = unit_budget(0, 256u << 20);
+    opt.budget = &room;
+    result_init(&res);
+    symbolic_run(cn, NULL, KIND_DL, &opt, &res);
+    CHECK(res.answer == ANSWER_YES && res.run_len == 16 && replays(net, &res, NULL),
+          "dl on twins with room: YES, a run of %zu steps that replays", res.run_len);
+    result_clear(&res);
+    result_init(&res);
+    symbolic_run(cn, all, KIND_REACH, &opt, &res);
+    CHECK(res.answer == ANSWER_YES && res.run_len == 16 && replays(net, &res, all),
+          "reach of every a: YES, a run of %zu steps that replays", res.run_len);
+    result_clear(&res);
+    tree_free(all);
+
+    /* a place without a bound: refused with its name */
+    net_t *open = nc_create_net("open", NULL);
+    nc_create_place(open, "heap", NULL, 0);
+    nc_create_transition(open, "grow", NULL);
+    nc_create_arc(open, NC_ARC_TP, 0, 0, 1, 0);
+    result_init(&res);
+    symbolic_run(nc_compile(open), NULL, KIND_DL, &opt, &res);
+    CHECK(res.answer == ANSWER_UNKNOWN &&
+          !strcmp(res.reason, "symbolic: place heap has no proven bound"),
+          "an unbounded place: UNKNOWN, \"%s\"", res.reason);
+    result_clear(&res);
+    nc_free_net(open);
+    nc_free_net(net);
+}
+
+/* Counts beyond 64 bits: 40 places of 2 bits each, 4 values apiece,
+ * 2^80 markings, exactly. */
+static void test_big_count(void)
+{
+    net_t *net = nc_create_net("wide", NULL);
+    for (int i = 0; i < 40; i++) {
+        int p = nc_create_place(net, NULL, NULL, 3), q = nc_create_place(net, NULL, NULL, 0);
+        int t = nc_create_transition(net, NULL, NULL), u = nc_create_transition(net, NULL, NULL);
+        nc_create_arc(net, NC_ARC_PT, (uint32_t)p, (uint32_t)t, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, (uint32_t)q, (uint32_t)t, 1, 0);
+        nc_create_arc(net, NC_ARC_PT, (uint32_t)q, (uint32_t)u, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, (uint32_t)p, (uint32_t)u, 1, 0);
+    }
+    const cnet_t *cn = nc_compile(net);
+    budget_t b = unit_budget(0, 64u << 20);
+    char why[160];
+    sym_t *s = symbolic_open(cn, &b, why, sizeof why);
+    char *states = NULL, *edges = NULL;
+    uint64_t place = 0, marking = 0;
+    if (s && sym_explore(s, SYM_CHAINING) == SYM_DONE) {
+        states = sym_count_states(s);
+        edges = sym_count_edges(s);
+        sym_max_tokens(s, &place, &marking);
+    }
+    /* 4^40 markings; each place pair enables t in 3 of its 4 values and u
+     * in 3: 40 * 6 * 4^39 edges */
+    CHECK(states && !strcmp(states, "1208925819614629174706176"),
+          "4^40 markings counted exactly: %s", states ? states : "(none)");
+    CHECK(edges && !strcmp(edges, "72535549176877750482370560"),
+          "40 * 6 * 4^39 edges: %s", edges ? edges : "(none)");
+    CHECK(place == 3 && marking == 120, "most tokens: %llu in a place, %llu in a marking",
+          (unsigned long long)place, (unsigned long long)marking);
+    free(states);
+    free(edges);
+    sym_free(s);
+    nc_free_net(net);
+}
+
+/* The stubborn test's parallel lines: all (k+1)^n markings counted, and
+ * the one deadlock found with a run of n*k steps. */
+static void test_lines(void)
+{
+    net_t *net = parallel_lines(8, 3);
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    result_t res;
+    result_init(&res);
+    symbolic_run(cn, NULL, KIND_DL, &opt, &res);
+    CHECK(res.answer == ANSWER_YES && res.run_len == 24 && replays(net, &res, NULL),
+          "dl on 8 lines of 3 steps: YES by a run of %zu steps that replays", res.run_len);
+    result_clear(&res);
+    budget_t b = unit_budget(0, 0);
+    uint8_t *bits = placebits(cn, &b);
+    counts c = symbolic_counts(cn, bits, NULL, 0, SYM_CHAINING, SYM_ORDER_FORCE);
+    free(bits);
+    CHECK(c.known && c.states == 65536 && c.edges == 8 * 3 * 16384,
+          "8 lines of 3 steps: %llu markings, %llu edges", (unsigned long long)c.states,
+          (unsigned long long)c.edges);
+    nc_free_net(net);
+    (void)ltl_differential;   /* randnet.h's, for the LTL tests */
+}
+
+int main(void)
+{
+    test_big_count();
+    test_lines();
+    test_limits();
+    test_counts();
+    test_random();
+    test_ctl();
+    UNIT_DONE();
+}
