@@ -148,6 +148,10 @@ static int step_to(ctl_model *m, const uint64_t *goal, uint32_t **run, size_t *l
 
 int ctl_model_evidence(ctl_model *m, const tree_t *f, int value, result_t *res)
 {
+    /* the run shows why the whole formula has its value: it witnesses a
+     * YES and is a counterexample to a NO, whatever negations stand above
+     * the operator it follows */
+    run_role role = value ? RUN_WITNESS : RUN_COUNTEREXAMPLE;
     while (f && f->op == T_NOT) {
         value = !value;
         f = f->l;
@@ -202,8 +206,7 @@ int ctl_model_evidence(ctl_model *m, const tree_t *f, int value, result_t *res)
     default:
         rc = 1;
     }
-    if (rc == 0 && result_set_run(res, exists ? RUN_WITNESS : RUN_COUNTEREXAMPLE, run, len,
-                                  loop) < 0)
+    if (rc == 0 && result_set_run(res, role, run, len, loop) < 0)
         rc = -1;
 out:
     free(run);

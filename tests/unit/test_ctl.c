@@ -253,6 +253,8 @@ static int visit(const sgraph *g, const result_t *res, int *states)
 /* Whether res's run shows the value v of f at the initial marking. */
 static int shows(const sgraph *g, const tree_t *f, int v, const result_t *res)
 {
+    /* the heading follows the whole formula's value, negations and all */
+    int role_ok = res->role == (v ? RUN_WITNESS : RUN_COUNTEREXAMPLE);
     while (f->op == T_NOT) {
         f = f->l;
         v = !v;
@@ -270,7 +272,6 @@ static int shows(const sgraph *g, const tree_t *f, int v, const result_t *res)
         return 0;
     if (deadend && !dead(g, (size_t)last))
         return 0;
-    int role_ok = res->role == (v ? RUN_WITNESS : RUN_COUNTEREXAMPLE);
     int all_l = 1, all_not_l = 1, all_not_r = 1;
     for (size_t i = 0; i <= n; i++) {
         all_l &= l[states[i]];
