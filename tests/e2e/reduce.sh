@@ -13,53 +13,19 @@
 tmp="${TMPDIR:-/tmp}/mck_reduce.$$"
 trap 'rm -f "$tmp".*' EXIT INT TERM
 
-pass=0 fail=0 skipped=0
-same() {   # label, then the check's arguments
-    label=$1
-    shift
-    "$MCK" check -q --timeout 20 "$@" >"$tmp.e" 2>&1
-    e=$?
-    "$MCK" check -c reduce --timeout 20 "$@" >"$tmp.r" 2>&1
-    r=$?
-    # ctl, and ltl with X, deadlock or actions, are not the reduce checker's;
-    # a property file may belong to another model of the same folder (an
-    # error for both checkers)
-    if grep -q "does not support kind\|reduce checker:" "$tmp.r" || [ "$e" -eq 2 ]; then
-        skipped=$((skipped + 1))
-        return
-    fi
-    if [ "$e" -eq 3 ] || [ "$r" -eq 3 ]; then
-        skipped=$((skipped + 1))   # a time limit on either side decides nothing
-        return
-    fi
-    if [ "$e" -eq "$r" ] && [ "$r" -le 1 ] && ! grep -q "internal error" "$tmp.r"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "not ok - $label: explicit exit $e, reduce exit $r: $(head -n 3 "$tmp.r" | tr '\n' ' ')"
-    fi
-}
-
-for model in "$TOP"/examples/*/*.*; do
-    case $model in *.md|*.f|*.form) continue ;; esac
-    dir=$(dirname "$model")
-    same "$(basename "$model") dl" "$model"
-    for prop in "$dir"/*.f "$dir"/*.form; do
-        [ -f "$prop" ] || continue
-        same "$(basename "$model") $(basename "$prop")" "$model" "$prop"
-    done
-done
-echo "ok - examples: reduce agrees with explicit on $pass checks, witnesses replay ($skipped other kinds, other models or timed out)"
+. "$TOP/tests/lib/agree.sh"
+agree_on_examples reduce
+echo "ok - examples: reduce agrees with explicit on $pass checks, witnesses replay ($skipped other kinds or models, $unknown timed out)"
 [ "$fail" -eq 0 ] || echo "not ok - examples: $fail checks differ"
 
 if [ -d "$SHARED/mcc" ]; then
-    pass=0 fail=0 skipped=0
+    pass=0 fail=0 skipped=0 unknown=0
     for inst in Railroad-PT-005 DrinkVendingMachine-PT-02 ShieldIIPs-PT-001B DNAwalker-PT-03track12BlockBoth \
                 ERK-PT-000001 CircadianClock-PT-000001 Dekker-PT-010; do
         [ -f "$SHARED/mcc/$inst/model.pnml" ] || continue
-        same "$inst dl" "$SHARED/mcc/$inst/model.pnml"
+        agree reduce "$inst dl" "$SHARED/mcc/$inst/model.pnml"
     done
-    echo "ok - MCC instances: reduce agrees with explicit on $pass deadlock checks ($skipped timed out)"
+    echo "ok - MCC instances: reduce agrees with explicit on $pass deadlock checks ($unknown timed out)"
     [ "$fail" -eq 0 ] || echo "not ok - MCC instances: $fail checks differ"
     [ "$pass" -ge 5 ] || echo "not ok - MCC instances: only $pass decided"
     # the same answers with the reduction switched off

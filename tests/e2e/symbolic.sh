@@ -13,41 +13,8 @@
 tmp="${TMPDIR:-/tmp}/mck_symbolic.$$"
 trap 'rm -f "$tmp".*' EXIT INT TERM
 
-pass=0 fail=0 skipped=0 unknown=0
-same() {   # label, then the check's arguments
-    label=$1
-    shift
-    "$MCK" check -q --timeout 20 "$@" >"$tmp.e" 2>&1
-    e=$?
-    "$MCK" check -c symbolic --timeout 20 "$@" >"$tmp.s" 2>&1
-    s=$?
-    # ltl is not the symbolic checker's; a property file may
-    # belong to another model of the same folder (an error for both)
-    if grep -q "does not support kind\|symbolic checker:" "$tmp.s" || [ "$e" -eq 2 ]; then
-        skipped=$((skipped + 1))
-        return
-    fi
-    if [ "$e" -eq 3 ] || [ "$s" -eq 3 ]; then
-        unknown=$((unknown + 1))   # a limit, or a place without a bound
-        return
-    fi
-    if [ "$e" -eq "$s" ] && [ "$s" -le 1 ] && ! grep -q "internal error" "$tmp.s"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "not ok - $label: explicit exit $e, symbolic exit $s: $(head -n 3 "$tmp.s" | tr '\n' ' ')"
-    fi
-}
-
-for model in "$TOP"/examples/*/*.*; do
-    case $model in *.md|*.f|*.form) continue ;; esac
-    dir=$(dirname "$model")
-    same "$(basename "$model") dl" "$model"
-    for prop in "$dir"/*.f "$dir"/*.form; do
-        [ -f "$prop" ] || continue
-        same "$(basename "$model") $(basename "$prop")" "$model" "$prop"
-    done
-done
+. "$TOP/tests/lib/agree.sh"
+agree_on_examples symbolic
 echo "ok - examples: symbolic agrees with explicit on $pass checks, witnesses replay ($skipped other kinds or models, $unknown unknown)"
 [ "$fail" -eq 0 ] || echo "not ok - examples: $fail checks differ"
 [ "$pass" -ge 10 ] || echo "not ok - examples: only $pass checks decided"
@@ -69,7 +36,7 @@ if [ -d "$SHARED/mcc" ]; then
     for inst in Railroad-PT-005 DrinkVendingMachine-PT-02 ShieldIIPs-PT-001B Dekker-PT-010 \
                 DLCround-PT-03a SimpleLoadBal-PT-05; do
         [ -f "$SHARED/mcc/$inst/model.pnml" ] || continue
-        same "$inst dl" "$SHARED/mcc/$inst/model.pnml"
+        agree symbolic "$inst dl" "$SHARED/mcc/$inst/model.pnml"
     done
     echo "ok - MCC instances: symbolic agrees with explicit on $pass deadlock checks ($unknown unknown)"
     [ "$fail" -eq 0 ] || echo "not ok - MCC instances: $fail checks differ"
