@@ -5,8 +5,6 @@
  * later by some other tool as a different, smaller net. */
 #include "cmd/commands.h"
 #include "cmd/language.h"
-#include "cmd/options.h"
-#include "cmd/report.h"
 #include "input/input.h"
 #include "writers/writers.h"
 

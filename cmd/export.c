@@ -6,9 +6,7 @@
 #include "base/strmap.h"
 #include "cmd/commands.h"
 #include "cmd/language.h"
-#include "cmd/options.h"
 #include "cmd/proplist.h"
-#include "cmd/report.h"
 #include "input/input.h"
 
 #include <errno.h>

@@ -6,8 +6,6 @@
 #include "cmd/commands.h"
 #include "cmd/language.h"
 #include "cmd/options.h"
-#include "cmd/proplist.h"
-#include "cmd/report.h"
 #include "verdicts/verdicts.h"
 
 #include <getopt.h>

@@ -3,9 +3,6 @@
  * result block with the file's expected answer beside mck's, and the run
  * ends with a summary line.  The point of the expected answers is to be
  * told loudly when mck disagrees with a published solution. */
-#include "cmd/commands.h"
-#include "cmd/language.h"
-#include "cmd/options.h"
 #include "cmd/proplist.h"
 #include "cmd/report.h"
 #include "base/clock.h"

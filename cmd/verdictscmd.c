@@ -3,9 +3,6 @@
  * be held against the MCC's.  Verdicts pair up by category and reference;
  * one side unknown or missing is counted, not a disagreement. */
 #include "cmd/commands.h"
-#include "cmd/language.h"
-#include "cmd/options.h"
-#include "cmd/report.h"
 #include "verdicts/verdicts.h"
 
 #include <stdio.h>
