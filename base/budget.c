@@ -11,11 +11,11 @@
 #define MIB ((size_t)1 << 20)
 
 /* BenchKit kills the run when its time confinement ends: searching stops
- * this long before, a tenth of it, at least 2 s and at most a minute (the
+ * this long before, a hundredth of it, at least 0.8 s and at most 30 s (the
  * end of a search, the last answers and exit are quick). */
-#define BENCHKIT_MARGIN_SHARE 0.1
-#define BENCHKIT_MARGIN_MIN 2.0
-#define BENCHKIT_MARGIN_MAX 60.0
+#define BENCHKIT_MARGIN_SHARE 0.01
+#define BENCHKIT_MARGIN_MIN 0.8
+#define BENCHKIT_MARGIN_MAX 30.0
 /* Of BenchKit's memory confinement, the share given to search data; the
  * rest is for the net, the process and the allocator's slack. */
 #define BENCHKIT_MEMORY_SHARE 0.75
@@ -103,11 +103,13 @@ static const carve_rule rules[CARVE_COUNT] = {
     [CARVE_MCC_PREPASS_DECIDER] = {"mcc.prepass.decider", ALL_BYTES, 0, 0, 0},
     /* CTL: the state equation, then the local checks, each formula an
      * equal part of what is left so that quick ones leave theirs to the
-     * next; the graph gets the rest.  (A loop of linear programs spreads
+     * next; then the whole graph, and what it leaves to the dependency
+     * graph, formula by formula again.  (A loop of linear programs spreads
      * its own stage's time over its items: those are not carves.) */
     [CARVE_MCC_CTL_LP] = {"mcc.ctl.lp", ALL_BYTES, 0.25, 0, 0},
-    [CARVE_MCC_CTL_LOCAL] = {"mcc.ctl.local", ALL_BYTES, 0.4, 0, 0},
-    [CARVE_MCC_CTL_LOCAL_FORMULA] = {"mcc.ctl.local.formula", ALL_BYTES, 0, 0, 0},
+    [CARVE_MCC_CTL_LOCAL] = {"mcc.ctl.local", ALL_BYTES, 0.25, 0, 0},
+    [CARVE_MCC_CTL_GRAPH] = {"mcc.ctl.graph", ALL_BYTES, 0.7, 0, 0},
+    [CARVE_MCC_CTL_FORMULA] = {"mcc.ctl.formula", ALL_BYTES, 0, 0, 0},
     /* LTL: each formula an equal part of the time left, in rounds */
     [CARVE_MCC_LTL_FORMULA] = {"mcc.ltl.formula", ALL_BYTES, 0, 0, 0},
     /* the symbolic engine cannot start without a bound for every place,
