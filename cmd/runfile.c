@@ -130,6 +130,7 @@ int read_run_file(const char *path, net_t *net, result_t *res, size_t *fits)
         rc = 0;
     }
     if (rc < 0) {
+        rc = -2;
         *fits = fired;
         res->run_len = fired;
         res->loop_start = RESULT_NO_LOOP;

@@ -11,13 +11,13 @@
 
 /* Reads the trace of the first verdict in path that has one into res
  * (its role, its steps as net's transitions, its loop) and replays it on
- * net.  0 when every step fires and the run ends as the trace says; -1
- * after one message "FILE:LINE: ..." naming the step that does not fit.
- * When the run leaves the model (a step that cannot fire, a name the net
- * does not have, a loop that does not close), *fits (may be NULL) holds
- * how many steps replay and res holds those steps alone, without a loop,
- * so that the caller can show the state where the run leaves the model;
- * after any other error *fits is 0 and res is empty. */
+ * net.  0 when every step fires and the run ends as the trace says.  -2
+ * when the run leaves the model (a step that cannot fire, a name the net
+ * does not have, a loop that does not close): after one message
+ * "FILE:LINE: ..." naming where, with *fits (may be NULL) the number of
+ * steps that replay and res holding those steps alone, without a loop,
+ * so that the caller can show the state where the run leaves the model.
+ * -1 after any other error message, res empty. */
 int read_run_file(const char *path, net_t *net, result_t *res, size_t *fits);
 
 #endif
