@@ -296,7 +296,9 @@ fi
 pid=$!
 exec 3>"$tmp.fifo"
 printf '1\n' >&3
-sleep 1
+# mck flushes its output before it waits for a command
+i=0
+while [ $i -lt 100 ] && ! grep -q '^\*\*\* state 1' "$tmp.o"; do sleep 0.1; i=$((i + 1)); done
 kill -INT "$pid"
 wait "$pid"
 rc=$?
