@@ -104,6 +104,7 @@ typedef enum {
     CARVE_SYMBOLIC_ONEHOT,      /*   of symbolic.placebits: one-hot groups */
     CARVE_SYMBOLIC_TABLE,       /* the decision diagrams' node table and caches */
     CARVE_MCC_STATESPACE_EXPLICIT, /* StateSpace: the explicit search before the diagrams */
+    CARVE_MCC_STATESPACE_SYMBOLIC, /*   and the diagrams, a second short of the end */
     CARVE_COUNT
 } budget_carve_id;
 
