@@ -32,7 +32,7 @@
 
 #define UNKNOWN 2
 
-enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4 };
+enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4, USED_STUBBORN = 8 };
 
 /* A top-level E F ψ or A G ψ and what is known of it. */
 typedef struct fact {
@@ -112,9 +112,10 @@ static int tv(const tv_ctx *c, const tree_t *f)
 
 static void techniques(char *buf, size_t len, int used, int initial)
 {
-    snprintf(buf, len, "SEQUENTIAL_PROCESSING%s%s%s%s",
+    snprintf(buf, len, "SEQUENTIAL_PROCESSING%s%s%s%s%s",
              used & USED_TOPOLOGICAL ? " TOPOLOGICAL" : "", initial ? " INITIAL_STATE" : "",
-             used & USED_LP ? " LINEAR_EQUATIONS" : "", used & USED_EXPLICIT ? " EXPLICIT" : "");
+             used & USED_LP ? " LINEAR_EQUATIONS" : "", used & USED_EXPLICIT ? " EXPLICIT" : "",
+             used & USED_STUBBORN ? " STUBBORN_SETS" : "");
 }
 
 /* Settles q when its value is known at the initial marking. */
@@ -429,21 +430,23 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
         budget_t part = budget_carve_part(stage, CARVE_MCC_CTL_FORMULA, open--);
         check_options opt;
         mcc_search_options(r, &part, &opt);
+        opt.partial_order = !r->no_por;
         char why[128], buf[160];
-        uint64_t states = 0;
+        ctl_local_stats stats = {0, 0};
         int v = engine == BY_LOCAL
-                    ? ctl_local_check(r->cn, q[i].formula, &opt, &states, why, sizeof why)
-                    : ctl_depgraph_check(r->cn, q[i].formula, &opt, CTL_DFS, &states, why,
+                    ? ctl_local_check(r->cn, q[i].formula, &opt, &stats, why, sizeof why)
+                    : ctl_depgraph_check(r->cn, q[i].formula, &opt, CTL_DFS, &stats.states, why,
                                          sizeof why);
         const char *name = engine == BY_LOCAL ? "local check" : "dependency graph";
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: %s %s after %llu states\n", q[i].id, name,
-                    v < 0 ? why : "decided", (unsigned long long)states);
+                    v < 0 ? why : "decided", (unsigned long long)stats.states);
         if (v < 0) {
             snprintf(q[i].why, sizeof q[i].why, "%s: %.60s", name, why);
             continue;
         }
-        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT, 0);
+        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT |
+                                        (stats.reduced ? USED_STUBBORN : 0), 0);
         mcc_answer_bool(q[i].id, v, buf);
         q[i].decided = 1;
     }
