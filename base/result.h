@@ -33,6 +33,8 @@ typedef struct result {
     char net_note[96];         /* what the search ran on, when not the net given */
 } result_t;
 
+typedef enum { FAIRNESS_NONE, FAIRNESS_WEAK, FAIRNESS_STRONG } check_fairness;
+
 typedef struct check_options {
     /* time, bytes and the interrupt flag: the run's, or a part a caller
      * carved out of it (budget.h); never NULL */
@@ -47,6 +49,11 @@ typedef struct check_options {
     /* LTL without X: partial-order reduction (stubborn sets, checkers/
      * stubborn.h) in the product search */
     int partial_order;
+    /* LTL: only fair runs count (checkers/ltl/fairscc.h): weak or strong
+     * fairness on the transitions t with fair_set[t] != 0 (every
+     * transition when fair_set is NULL) */
+    check_fairness fairness;
+    const uint8_t *fair_set;
     /* --pack=off: variable-length keys even when every place has a proven
      * bound (explore.c), for comparisons */
     int variable_keys;

@@ -24,6 +24,11 @@ int reduced_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
 void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                  const check_options *opt, result_t *res)
 {
+    if (kind == KIND_LTL && opt->fairness != FAIRNESS_NONE) {
+        /* agglomeration merges and drops the transitions fairness names */
+        result_unknown(res, "the reduce checker does not support fairness");
+        return;
+    }
     if (kind == KIND_LTL && !reduce_keeps_ltl(formula)) {
         /* X, deadlock or actions would see the steps agglomeration drops */
         explicit_run(cn, formula, kind, opt, res);

@@ -3,6 +3,7 @@
  * model as evidence. */
 #include "cmd/commands.h"
 #include "checkers/checkers.h"
+#include "cmd/fairness.h"
 #include "cmd/language.h"
 #include "cmd/options.h"
 #include "cmd/proplist.h"
@@ -10,6 +11,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,7 +56,26 @@ typedef struct check_args {
     int quiet, verbose;
     int expect;             /* --expect: the property file must give answers */
     int finite_runs;        /* --finite-runs: 0 the language's default, 1 repeat, 2 ignore */
+    fairness_args fair;     /* --fair, --fair-set */
 } check_args;
+
+/* Fairness is judged on the model's own transitions, in the product
+ * search of the explicit LTL checker (checkers/ltl/fairscc.h); the
+ * stubborn row runs that search without its reduction under fairness. */
+static int fairness_supported(const checker_type *chk, prop_kind kind, const char *property)
+{
+    if (kind != KIND_AUTO && kind != KIND_LTL) {
+        fprintf(stderr, "%s: fairness (--fair or #fair) applies to ltl properties only, not %s\n",
+                property ? property : "mck", prop_kind_name(kind));
+        return 0;
+    }
+    if (strcmp(chk->name, "explicit") && strcmp(chk->name, "stubborn")) {
+        fprintf(stderr, "mck: checker %s does not support fairness (explicit and stubborn do)\n",
+                chk->name);
+        return 0;
+    }
+    return 1;
+}
 
 static int run_property_list(check_args *a, const input_type *it, const checker_type *chk,
                              net_t *net, int *handled)
@@ -101,25 +122,33 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     if (!net)
         return EXIT_ERROR;
     a->opt.ltl_infinite_only = a->finite_runs ? a->finite_runs == 2 : net->ltl_infinite_only;
+    uint8_t *fair_set = NULL;
+    if (fairness_setup(&a->fair, net, a->property, &a->opt, &fair_set) < 0 ||
+        (a->opt.fairness && !fairness_supported(chk, a->property ? kind : KIND_DL, a->property))) {
+        free(fair_set);
+        nc_free_net(net);
+        return EXIT_ERROR;
+    }
     if (a->property && (kind == KIND_AUTO || kind == KIND_LTL)) {
         int handled, rc = run_property_list(a, it, chk, net, &handled);
         if (handled) {
+            free(fair_set);
             nc_free_net(net);
             return rc;
         }
     }
     tree_t *f = NULL;
+    int rc = EXIT_ERROR;
+    char why[200] = "";
     if (a->property) {
         f = it->formfunc(a->property, net, &kind);
-        if (!f) {
-            nc_free_net(net);
-            return EXIT_ERROR;
-        }
+        if (!f)
+            goto out;
     } else {
         kind = KIND_DL;
     }
-    int rc = EXIT_ERROR;
-    char why[200] = "";
+    if (a->opt.fairness && !fairness_supported(chk, kind, a->property))
+        goto out;
     if (!(chk->kinds & KINDS_BIT(kind))) {
         fprintf(stderr, "mck: checker %s does not support kind %s\n", chk->name,
                 prop_kind_name(kind));
@@ -154,6 +183,7 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     result_clear(&res);
 out:
     tree_free(f);
+    free(fair_set);
     nc_free_net(net);
     return rc;
 }
@@ -162,7 +192,8 @@ int check_main(int argc, char **argv, budget_t *budget)
 {
     /* the Kit's spelling: mck LANG:CHECKER[-KIND] ... */
     const char *kit_spec = strchr(argv[0], ':') ? argv[0] : NULL;
-    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT };
+    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT,
+           OPT_FAIR, OPT_FAIR_SET };
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"kind", required_argument, NULL, 'k'},
@@ -177,6 +208,8 @@ int check_main(int argc, char **argv, budget_t *budget)
         {"finite-runs", required_argument, NULL, OPT_FINITE},
         {"pack", required_argument, NULL, OPT_PACK},
         {"compact", required_argument, NULL, OPT_COMPACT},
+        {"fair", required_argument, NULL, OPT_FAIR},
+        {"fair-set", required_argument, NULL, OPT_FAIR_SET},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -229,6 +262,12 @@ int check_main(int argc, char **argv, budget_t *budget)
             else
                 return usage_error("--compact takes 'on' or 'off', not '%s'", optarg);
             break;
+        case OPT_FAIR:
+            if (fairness_parse_mode(optarg, &a.fair.mode) < 0)
+                return usage_error("--fair takes 'weak', 'strong' or 'none', not '%s'", optarg);
+            a.fair.given = 1;
+            break;
+        case OPT_FAIR_SET: a.fair.names = optarg; break;
         case 'h': commands_help(stdout); return 0;
         default: return usage_error("%s", "bad option");
         }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "base/netconv.h"
+#include "base/result.h"
 #include "base/tree.h"
 
 /* What the parser needs for a quoted string (kit-overview.md §7.2). */
@@ -40,5 +41,16 @@ tree_t *formula_parse_text(const char *text, const char *name, const formula_opt
                            net_t *net, void *lang_data, ap_resolver resolve, prop_kind *kind);
 tree_t *formula_parse_file_opts(const char *path, const formula_opts *opts, net_t *net,
                                 void *lang_data, ap_resolver resolve, prop_kind *kind);
+
+/* A property file's "#fair weak|strong [NAMES]" line (formula-syntax.md
+ * §4): mode FAIRNESS_NONE when there is none; names is the rest of the
+ * line (malloc'd, NULL for every transition), line its line number. */
+typedef struct formula_fairness {
+    check_fairness mode;
+    char *names;
+    long line;
+} formula_fairness;
+/* 0, or -1 after "FILE:LINE:COL: message" (or read_file's) on stderr. */
+int formula_read_fairness(const char *path, formula_fairness *out);
 
 #endif
