@@ -34,8 +34,8 @@ static void fyerror(FYLTYPE *loc, yyscan_t scanner, fy_state *st, const char *ms
 
 %token TRUE "true" FALSE "false" DEADLOCK "deadlock" FIREABLE "fireable"
 %token <op> QUANT LTLOP CTLOP UNTIL REL
-%token NOT IFF IMP AND OR LBRK RBRK LPAR RPAR PLUS MINUS TIMES
-%token <str> STRING
+%token NOT IFF IMP AND OR LBRK RBRK LPAR RPAR PLUS MINUS TIMES SEMI
+%token <str> STRING NAMED
 %token <num> INT
 %token <macro> MACRO
 
@@ -53,7 +53,16 @@ start: formula {
         st->have_result = 1;
         st->start_line = @1.first_line;
         st->start_col = @1.first_column;
-    } ;
+    }
+    | named_list ;
+
+/* "name: formula" with an optional ";": the next name or the end of the
+ * file ends a formula as well (formula-syntax.md, several formulas) */
+named_list: named | named_list named ;
+
+named: NAMED formula      { if (fy_add_named(st, $1, &$2, L(@1))) YYERROR; }
+    | NAMED formula SEMI  { if (fy_add_named(st, $1, &$2, L(@1))) YYERROR; }
+    ;
 
 formula: equiv ;
 
