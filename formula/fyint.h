@@ -72,11 +72,18 @@ typedef struct fy_macros {
     size_t n, cap;
 } fy_macros;
 
-/* One formula of a file of several, "name: formula" (formula-syntax.md). */
+/* "[KIND] name:", the token before a formula of a file of several. */
+typedef struct fy_name {
+    char *name;
+    prop_kind kind;     /* KIND_AUTO when no kind is written */
+} fy_name;
+
+/* One formula of a file of several (formula-syntax.md §8). */
 typedef struct fy_named {
     char *name;
+    prop_kind kind;
     long line, col;
-    fy_node node;
+    fy_node node;       /* node.t NULL for dl */
 } fy_named;
 
 /* Everything one parse needs; also the flex extra data. */
@@ -125,9 +132,12 @@ int fy_is_keyword(const char *s);
 /* ---- parsing a text (parse.c); the result lands in st->result, or
  * the named formulas of a list in st->named ---- */
 int fy_parse_text(fy_state *st, const char *text, size_t len, long line, long col);
-/* Appends "name: formula"; consumes name and node either way.  0, or -1
- * after an error (a name given twice, a list in a macro, too large). */
-int fy_add_named(fy_state *st, char *name, fy_node *node, long line, long col);
+/* Appends "[KIND] name: formula" (node NULL: none written, at line/col of
+ * the name); consumes the name and node either way.  0, or -1 after an
+ * error (a name given twice, a list in a macro, a formula missing or one
+ * given to dl, too large). */
+int fy_add_named(fy_state *st, fy_name *name, fy_node *node, long line, long col,
+                 long fline, long fcol);
 void fy_named_free(fy_state *st);
 
 /* ---- scanner (formula.l) ---- */

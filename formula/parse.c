@@ -59,29 +59,37 @@ void fy_named_free(fy_state *st)
     st->named_size = 0;
 }
 
-int fy_add_named(fy_state *st, char *name, fy_node *node, long line, long col)
+int fy_add_named(fy_state *st, fy_name *name, fy_node *node, long line, long col,
+                 long fline, long fcol)
 {
     int twice = 0;
     for (size_t i = 0; i < st->nnamed; i++)
-        twice |= !strcmp(st->named[i].name, name);
+        twice |= !strcmp(st->named[i].name, name->name);
+    fy_node none = { 0 };
     if (st->in_macro)
         fy_error(st, line, col, "a macro is one formula, without a name");
     else if (twice)
-        fy_error(st, line, col, "formula %s named twice", name);
+        fy_error(st, line, col, "formula %s named twice", name->name);
+    else if (node && name->kind == KIND_DL)
+        fy_error(st, fline, fcol, "dl takes no formula");
+    else if (!node && name->kind != KIND_DL)
+        fy_error(st, line, col, "a formula expected after '%s:'", name->name);
     /* each formula is below the limit; a macro used in many of them must
      * not multiply it */
-    else if (st->named_size + node->size > FY_MAX_NODES)
+    else if (node && st->named_size + node->size > FY_MAX_NODES)
         fy_error(st, line, col, "formulas too large (over %u operators and atoms in all)",
                  FY_MAX_NODES);
     else if (GROW(st->named, st->cap_named, st->nnamed + 1) < 0)
         fy_error(st, line, col, "out of memory");
     else {
-        st->named_size += node->size;
-        st->named[st->nnamed++] = (fy_named){ name, line, col, *node };
+        st->named_size += node ? node->size : 1;
+        st->named[st->nnamed++] = (fy_named){ name->name, name->kind, line, col,
+                                              node ? *node : none };
         return 0;
     }
-    free(name);
-    fy_node_free(node);
+    free(name->name);
+    if (node)
+        fy_node_free(node);
     return -1;
 }
 
@@ -224,8 +232,9 @@ static int take_named(fy_state *st, prop_kind kind, named_formula **out, size_t 
         return -1;
     }
     for (size_t i = 0; i < st->nnamed; i++) {
-        prop_kind k = kind;
-        if (check_kind(st, &st->named[i].node, &k) < 0) {
+        /* a kind written with the name wins over the one asked for */
+        prop_kind k = st->named[i].kind != KIND_AUTO ? st->named[i].kind : kind;
+        if (k != KIND_DL && check_kind(st, &st->named[i].node, &k) < 0) {
             named_formulas_free(v, i);
             return -1;
         }

@@ -114,6 +114,23 @@ static void test_lists(void)
     if (rc == 0)
         named_formulas_free(v, n);
 
+    /* a kind with the name wins over the one asked for; dl has no formula */
+    rc = read_list("dl stuck:\nreach r: \"p\"\nctl  c :\"p\";\nltl\tl: \"p\"\ndl d2:;\nx: \"p\"\n"
+                   "reach: \"q\"\n", KIND_LTL, &v, &n);
+    CHECK(rc == 0 && n == 7, "kinds written with the names (rc %d, n %zu)", rc, n);
+    if (rc == 0 && n == 7) {
+        CHECK(v[0].kind == KIND_DL && !v[0].formula && !strcmp(v[0].name, "stuck") &&
+              v[4].kind == KIND_DL && !v[4].formula && !strcmp(v[4].name, "d2"),
+              "dl NAME: without a formula, with or without ';'");
+        CHECK(v[1].kind == KIND_REACH && v[2].kind == KIND_CTL && v[3].kind == KIND_LTL &&
+              !strcmp(v[2].name, "c") && !strcmp(v[3].name, "l"),
+              "reach, ctl, ltl before the name, blanks and tabs");
+        CHECK(v[5].kind == KIND_LTL, "a formula without a kind gets the one asked for");
+        CHECK(!strcmp(v[6].name, "reach") && v[6].kind == KIND_LTL,
+              "'reach:' is a formula named reach, not a kind");
+        named_formulas_free(v, n);
+    }
+
     rc = read_list("// one formula\nAG \"p\"\n", KIND_AUTO, &v, &n);
     CHECK(rc == 0 && n == 0 && !errbuf[0], "one formula without a name: left to formula_parse_file");
 
@@ -146,8 +163,10 @@ static void test_errors(void)
 {
     CHECK(fails("a: \"p\";\nb: \"q\";\na: \"q\";\n", "3:1: formula a named twice"),
           "a name given twice");
-    CHECK(fails("a: \"p\";\nb: ;\n", "2:4: unexpected ';'"), "a name without a formula");
-    CHECK(fails("a: \"p\";\nb:", "2:3: unexpected end of formula"), "a name at the end");
+    CHECK(fails("a: \"p\";\nb: ;\n", "2:1: a formula expected after 'b:'"),
+          "a name without a formula");
+    CHECK(fails("a: \"p\";\nltl b:", "2:1: a formula expected after 'b:'"), "a name at the end");
+    CHECK(fails("dl d: \"p\";\n", "1:7: dl takes no formula"), "dl with a formula");
     CHECK(fails("a: \"p\";\n\"q\"\n", "2:1: unexpected '\"q\"' after the formula"),
           "a formula without a name after a named one");
     CHECK(fails("\"q\";\n", "1:4: unexpected ';' after the formula"),
