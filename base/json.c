@@ -80,32 +80,35 @@ void json_key(json_writer *j, const char *key)
     j->after_key = 1;
 }
 
-/* The length of the valid UTF-8 sequence at s (at most n bytes), or 0
- * when none starts there (RFC 3629: shortest form, no surrogates, at most
- * U+10FFFF). */
-static size_t utf8_sequence(const unsigned char *s, size_t n)
+/* The UTF-8 sequence at s (at most n bytes): its length, with *valid set
+ * when it is well formed (Unicode's table 3-7: shortest form, no
+ * surrogates, at most U+10FFFF).  An ill-formed one is its maximal
+ * subpart, the longest start of some well-formed sequence, at least one
+ * byte: Unicode's recommended practice, and what Python and browsers
+ * replace with one U+FFFD each. */
+static size_t utf8_sequence(const unsigned char *s, size_t n, int *valid)
 {
     unsigned char c = s[0];
     size_t len;
-    uint32_t min, cp;
+    unsigned char lo = 0x80, hi = 0xbf;   /* the range of the second byte */
     if (c >= 0xc2 && c <= 0xdf)
-        len = 2, min = 0x80, cp = c & 0x1f;
+        len = 2;
     else if (c >= 0xe0 && c <= 0xef)
-        len = 3, min = 0x800, cp = c & 0x0f;
+        len = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
     else if (c >= 0xf0 && c <= 0xf4)
-        len = 4, min = 0x10000, cp = c & 0x07;
-    else
-        return 0;
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
+        len = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+    else {
+        *valid = 0;
+        return 1;
     }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return len;
+    size_t i = 1;
+    for (; i < len && i < n; i++) {
+        unsigned char b = s[i];
+        if (i == 1 ? (b < lo || b > hi) : (b & 0xc0) != 0x80)
+            break;
+    }
+    *valid = i == len;
+    return i;
 }
 
 void json_write_escaped(FILE *out, const char *text, size_t n)
@@ -115,14 +118,13 @@ void json_write_escaped(FILE *out, const char *text, size_t n)
     while (i < n) {
         unsigned char c = s[i];
         if (c >= 0x80) {
-            size_t len = utf8_sequence(s + i, n - i);
-            if (len) {
+            int valid;
+            size_t len = utf8_sequence(s + i, n - i, &valid);
+            if (valid)
                 fwrite(s + i, 1, len, out);
-                i += len;
-            } else {
+            else
                 fputs("\\ufffd", out);
-                i++;
-            }
+            i += len;
             continue;
         }
         switch (c) {

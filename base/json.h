@@ -7,10 +7,11 @@
  *
  * Strings are written as UTF-8.  Control characters are escaped (\n, \t,
  * ..., else \u00XX, DEL too), valid UTF-8 passes through unchanged, and
- * each byte that does not start a valid UTF-8 sequence (stray continuation
- * bytes, overlong forms, surrogates, code points past U+10FFFF, a sequence
- * cut short) becomes U+FFFD, the replacement character, written \ufffd.
- * The output is therefore always valid JSON, whatever bytes a model's
+ * what is not valid UTF-8 (stray continuation bytes, overlong forms,
+ * surrogates, code points past U+10FFFF, a sequence cut short) becomes
+ * U+FFFD, the replacement character, written \ufffd: one for each maximal
+ * subpart (a sequence cut short is one, each other stray byte is one), as
+ * Unicode recommends and Python decodes.  The output is therefore always valid JSON, whatever bytes a model's
  * names hold. */
 #ifndef MCK_JSON_H
 #define MCK_JSON_H

@@ -1,7 +1,8 @@
 /* The JSON writer (base/json.h): separators in nested objects and arrays,
  * one line per top-level value, and the escaping of every kind of byte:
  * quotes and backslashes, control characters, valid UTF-8 kept, every
- * kind of invalid UTF-8 replaced by \ufffd, numbers that stay numbers. */
+ * kind of invalid UTF-8 replaced by \ufffd (one per maximal subpart),
+ * numbers that stay numbers. */
 #include "base/json.h"
 #include "unit.h"
 
@@ -117,8 +118,13 @@ int main(void)
     CHECK(escapes_to("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"\n"), "an overlong three-byte form");
     CHECK(escapes_to("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"\n"), "a surrogate (U+D800)");
     CHECK(escapes_to("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"\n"), "past U+10FFFF");
-    CHECK(escapes_to("x\xe2\x82", "\"x\\ufffd\\ufffd\"\n"), "a sequence cut short at the end");
-    CHECK(escapes_to("\xe2\x82" "A", "\"\\ufffd\\ufffdA\"\n"), "a sequence cut short by ASCII");
+    CHECK(escapes_to("x\xe2\x82", "\"x\\ufffd\"\n"), "a sequence cut short at the end: one U+FFFD");
+    CHECK(escapes_to("\xe2\x82" "A", "\"\\ufffdA\"\n"), "a sequence cut short by ASCII: one U+FFFD");
+    CHECK(escapes_to("\xf0\x9f\x90\xe2\x82\xac", "\"\\ufffd\xe2\x82\xac\"\n"),
+          "a four-byte sequence cut short by a valid one");
+    CHECK(escapes_to("\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf",
+                     "\"\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf\"\n"),
+          "the edges of the ranges: U+D7FF, U+E000, U+10FFFF pass");
 
     /* a string with a NUL in the middle: json_string_n writes all of it */
     char *buf = NULL;
