@@ -243,7 +243,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
                     res.reason, (unsigned long long)res.states, s.open);
             for (size_t i = 0; i < n; i++)
                 if (!q[i].decided)
-                    mcc_xml_unknown(q[i].id, res.reason);
+                    mcc_answer_open(q[i].id, res.reason);
         }
         result_clear(&res);
         return;
@@ -255,14 +255,14 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
         int v = ctl_model_check(m, q[i].formula, why, sizeof why);
         if (v < 0) {
             fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", q[i].id, why);
-            mcc_xml_unknown(q[i].id, why);
+            mcc_answer_open(q[i].id, why);
             continue;
         }
         techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT, 0);
         result_t ev;
         result_init(&ev);
         mcc_evidence e = {RUN_NONE, NULL, 0, RESULT_NO_LOOP};
-        if (mcc_xml_active() && ctl_model_evidence(m, q[i].formula, v, &ev) == 0)
+        if (mcc_runs_wanted() && ctl_model_evidence(m, q[i].formula, v, &ev) == 0)
             e = (mcc_evidence){ev.role, ev.run, ev.run_len, ev.loop_start};
         mcc_answer_bool_shown(q[i].id, v, buf, e.role != RUN_NONE ? &e : NULL);
         q[i].decided = 1;
@@ -327,7 +327,7 @@ int mcc_ctl(mcc_run *r, const char *path)
         if (!f) {
             const char *why = p->unsupported ? p->unsupported : "out of memory";
             fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
-            mcc_xml_unknown(p->id, why);
+            mcc_answer_open(p->id, why);
             skipped++;
             continue;
         }
@@ -363,7 +363,7 @@ int mcc_ctl(mcc_run *r, const char *path)
     int left = (int)skipped;
     for (size_t i = 0; i < n; i++) {
         left += !q[i].decided;
-        mcc_xml_unknown(q[i].id, "not decided");   /* ignored when answered */
+        mcc_answer_open(q[i].id, "not decided");   /* ignored when answered */
         tree_free(q[i].formula);
         free(q[i].facts);
     }
