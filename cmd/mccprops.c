@@ -50,6 +50,7 @@ static int question(check_item *it, const mcc_property *p, prop_kind asked)
         return 0;
     }
     if (p->cls == MCC_BOUND) {
+        it->kind = KIND_AUTO;   /* none of check's kinds */
         snprintf(it->why, sizeof it->why, "a place bound asks for a value, not a verdict "
                  "('mck mcc UpperBounds' computes it)");
         return 0;

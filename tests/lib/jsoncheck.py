@@ -96,7 +96,8 @@ def check_result(o, where):
     if o.get('command') == 'check':
         for k in ('model', 'language', 'kind', 'checker'):
             need(o, k, str, where)
-        if o.get('kind') not in ('dl', 'reach', 'ctl', 'ltl'):
+        if o.get('kind') not in ('dl', 'reach', 'ctl', 'ltl') and \
+                not (o.get('kind') == 'auto' and o.get('verdict') == 'ERROR'):
             problem('%s: kind %r' % (where, o.get('kind')))
         if o.get('verdict') not in ('YES', 'NO', 'UNKNOWN', 'ERROR'):
             problem('%s: verdict %r' % (where, o.get('verdict')))
