@@ -95,14 +95,16 @@ typedef enum {
     CARVE_MCC_GLOBAL_WALK,      /*   then random walks */
     CARVE_MCC_PREPASS,          /* Reachability and UpperBounds: the deciders */
     CARVE_MCC_PREPASS_DECIDER,  /*   one of them (budget_carve_part) */
-    CARVE_MCC_CTL_LP,           /* CTL: the state equation on the facts */
+    CARVE_MCC_CTL_LP,           /* CTL: the state equation on the subformulas */
     CARVE_MCC_CTL_LOCAL,        /*   the local checks */
-    CARVE_MCC_CTL_LOCAL_FORMULA,/*   one formula (budget_carve_part) */
+    CARVE_MCC_CTL_GRAPH,        /*   the whole graph */
+    CARVE_MCC_CTL_FORMULA,      /*   one formula of an on-the-fly engine (budget_carve_part) */
     CARVE_MCC_LTL_FORMULA,      /* LTL: one formula (budget_carve_part) */
     CARVE_SYMBOLIC_PLACEBITS,   /* the symbolic checker: proven place bounds */
     CARVE_SYMBOLIC_ONEHOT,      /*   of symbolic.placebits: one-hot groups */
     CARVE_SYMBOLIC_TABLE,       /* the decision diagrams' node table and caches */
     CARVE_MCC_STATESPACE_EXPLICIT, /* StateSpace: the explicit search before the diagrams */
+    CARVE_MCC_STATESPACE_SYMBOLIC, /*   and the diagrams, a second short of the end */
     CARVE_COUNT
 } budget_carve_id;
 

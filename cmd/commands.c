@@ -17,6 +17,7 @@ static const struct {
     {"export", export_main},
     {"convert", convert_main},
     {"draw", draw_main},
+    {"simulate", simulate_main},
 };
 
 command_fn command_by_name(const char *name)
@@ -48,6 +49,7 @@ void commands_help(FILE *out)
         "       mck export --promela [-t LANG] [-o FILE.pml] [-v] MODEL [PROPERTIES]   (for SPIN)\n"
         "       mck convert [-t LANG] [--to apnn|pnml|pep] MODEL -o FILE.apnn|.pnml|.ll_net\n"
         "       mck draw [-t LANG] [-o FILE.svg|.png|.dot] [--run VERDICT.xml] [--max-nodes N] MODEL\n"
+        "       mck simulate [-t LANG] [--steps N [--seed S] | --run VERDICT.xml] MODEL\n"
         "       mck list\n"
         "       mck --plugin PATH.so COMMAND ...   (load a language plugin first; repeatable)\n"
         "       mck --help | --version\n"
@@ -98,7 +100,9 @@ void commands_help(FILE *out)
         "mck convert writes the net read from a model in any language as APNN, PNML or\n"
         "a PEP low-level net for other tools; 'mck convert --help' tells more.\n"
         "mck draw draws the net with Graphviz, places grouped by the model's partition;\n"
-        "--run overlays a run written by 'mck check --xml'.  'mck draw --help' tells more.\n",
+        "--run overlays a run written by 'mck check --xml'.  'mck draw --help' tells more.\n"
+        "mck simulate walks the model by hand (commands on standard input), at random, or\n"
+        "along a saved run, in the model's words; 'mck simulate --help' tells more.\n",
         out);
 }
 

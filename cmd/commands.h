@@ -26,5 +26,6 @@ int verdicts_main(int argc, char **argv, budget_t *budget);     /* cmd/verdictsc
 int export_main(int argc, char **argv, budget_t *budget);       /* cmd/export.c */
 int convert_main(int argc, char **argv, budget_t *budget);      /* cmd/convert.c */
 int draw_main(int argc, char **argv, budget_t *budget);         /* cmd/draw.c */
+int simulate_main(int argc, char **argv, budget_t *budget);     /* cmd/simulate.c */
 
 #endif

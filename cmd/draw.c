@@ -19,8 +19,7 @@
 #include "cmd/commands.h"
 #include "cmd/language.h"
 #include "cmd/options.h"
-#include "cmd/report.h"
-#include "verdicts/verdicts.h"
+#include "cmd/runfile.h"
 
 /* dot's layout time grows quickly with the number of nodes, and a picture
  * of thousands of nodes shows nothing a person can read. */
@@ -52,73 +51,6 @@ static void usage(FILE *out)
           "  --max-nodes N  refuse nets with more than N places and transitions\n"
           "            (default 1000: larger pictures take long and show little).\n",
           out);
-}
-
-/* ---- the run ---- */
-
-/* The transition a trace step names: its id, or "#N" for one without. */
-static int64_t step_transition(net_t *net, const char *name)
-{
-    if (name[0] == '#') {
-        char *end;
-        errno = 0;
-        unsigned long long i = strtoull(name + 1, &end, 10);
-        return !errno && !*end && name[1] && i < net->ntransitions ? (int64_t)i : -1;
-    }
-    return nc_find_transition(net, name);
-}
-
-/* The first verdict of the file with a trace, as a run of net transitions
- * that replays on the net (a run of another model would draw a picture
- * that lies).  0, or -1 after a message. */
-static int read_run(const char *path, net_t *net, result_t *res)
-{
-    verdictset_t *vs = vs_read(path);
-    if (!vs)
-        return -1;
-    const verdict_t *v = NULL;
-    for (size_t i = 0; i < vs->nverdicts && !v; i++)
-        if (vs->verdicts[i]->has_trace)
-            v = vs->verdicts[i];
-    int rc = -1;
-    uint32_t *run = NULL;
-    if (!v) {
-        nc_error(path, 0, "no verdict in this file has a trace (write one with 'mck check --xml')");
-        goto out;
-    }
-    run = malloc((v->nsteps ? v->nsteps : 1) * sizeof *run);
-    if (!run) {
-        nc_error(path, 0, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < v->nsteps; i++) {
-        int64_t t = step_transition(net, v->steps[i].transition);
-        if (t < 0) {
-            nc_error(path, v->line, "step %zu: '%s' is not a transition of %s", i + 1,
-                     v->steps[i].transition, net->file ? net->file : net->name);
-            goto out;
-        }
-        run[i] = (uint32_t)t;
-    }
-    size_t loop = v->loop_start == VD_NO_LOOP ? RESULT_NO_LOOP : v->loop_start;
-    if (result_set_run(res, v->role == RUN_NONE ? RUN_WITNESS : v->role, run, v->nsteps, loop) < 0) {
-        nc_error(path, 0, "out of memory");
-        goto out;
-    }
-    const cnet_t *cn = nc_compile(net);
-    if (!cn)
-        goto out;
-    /* only enabledness and the loop's return: the property is not known here */
-    if (!replay_ok(cn, res, NULL, KIND_LTL)) {
-        nc_error(path, v->line, "the run does not replay on %s: it is not a run of this model",
-                 net->file ? net->file : net->name);
-        goto out;
-    }
-    rc = 0;
-out:
-    free(run);
-    vs_free(vs);
-    return rc;
 }
 
 /* ---- building the graph ---- */
@@ -437,7 +369,7 @@ int draw_main(int argc, char **argv, budget_t *budget)
                  (unsigned long long)max_nodes);
         goto out;
     }
-    if (runfile && read_run(runfile, net, &run) < 0)
+    if (runfile && read_run_file(runfile, net, &run, NULL) < 0)
         goto out;
     if (build(&d, runfile ? &run : NULL) < 0) {
         nc_error(model, 0, "out of memory");

@@ -20,6 +20,7 @@
  *      evaluated on it, with the run that shows it where there is one. */
 #include "base/grow.h"
 #include "checkers/ctl/ctl.h"
+#include "checkers/ctl/depgraph.h"
 #include "lp/stateeq.h"
 #include "engine/stateeval.h"
 #include "formula/mccxml.h"
@@ -31,7 +32,7 @@
 
 #define UNKNOWN 2
 
-enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4 };
+enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4, USED_STUBBORN = 8 };
 
 /* A top-level E F ψ or A G ψ and what is known of it. */
 typedef struct fact {
@@ -46,6 +47,7 @@ typedef struct ctl_query {
     size_t nfacts, cap_facts;
     int used;           /* USED_* behind the facts and the simplification */
     int decided;
+    char why[96];       /* why the last technique tried left it open */
 } ctl_query;
 
 /* ---- 2. three-valued evaluation at the initial marking ---- */
@@ -110,9 +112,10 @@ static int tv(const tv_ctx *c, const tree_t *f)
 
 static void techniques(char *buf, size_t len, int used, int initial)
 {
-    snprintf(buf, len, "SEQUENTIAL_PROCESSING%s%s%s%s",
+    snprintf(buf, len, "SEQUENTIAL_PROCESSING%s%s%s%s%s",
              used & USED_TOPOLOGICAL ? " TOPOLOGICAL" : "", initial ? " INITIAL_STATE" : "",
-             used & USED_LP ? " LINEAR_EQUATIONS" : "", used & USED_EXPLICIT ? " EXPLICIT" : "");
+             used & USED_LP ? " LINEAR_EQUATIONS" : "", used & USED_EXPLICIT ? " EXPLICIT" : "",
+             used & USED_STUBBORN ? " STUBBORN_SETS" : "");
 }
 
 /* Settles q when its value is known at the initial marking. */
@@ -151,33 +154,163 @@ static int add_facts(ctl_query *q, const tree_t *t)
     }
 }
 
-/* The state equation on each open fact: ψ unreachable makes E F ψ false,
- * ¬ψ unreachable makes A G ψ true. */
-static void lp_facts(const mcc_run *r, ctl_query *q, size_t n, int dead0, const budget_t *stage)
+/* ---- 3b. the state equation on every state subformula ----
+ *
+ * A formula is only ever evaluated at reachable markings, so a state
+ * subformula ψ that the state equation shows unreachable is false
+ * wherever it is asked, and one whose negation is unreachable is true:
+ * either way it becomes a constant, and folding carries the constant up
+ * through the temporal operators (E F false = false, A G true = true,
+ * E[φ U false] = false, ...).  The state equation over-approximates the
+ * reachable markings, so only "unreachable" is ever concluded: sound both
+ * ways.  The maximal state subformulas under a temporal operator are tried
+ * first (the operands of E F and A G among them), then, for a boolean
+ * combination neither side of which was decided, its parts. */
+
+typedef struct lp_slots {
+    tree_t ***at;      /* where each state subformula to try hangs */
+    size_t n, cap;
+} lp_slots;
+
+static int slot_push(lp_slots *w, tree_t **slot)
 {
-    size_t todo = 0;
-    for (size_t i = 0; i < n; i++)
-        todo += q[i].decided ? 0 : q[i].nfacts;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; !q[i].decided && k < q[i].nfacts; k++, todo--) {
+    if (!*slot || (*slot)->op == T_TRUE || (*slot)->op == T_FALSE)
+        return 0;
+    if (GROW(w->at, w->cap, w->n + 1) < 0)
+        return -1;
+    w->at[w->n++] = slot;
+    return 0;
+}
+
+static int is_temporal(tree_op op)
+{
+    switch (op) {
+    case T_EX: case T_AX: case T_EF: case T_AF: case T_EG: case T_AG: case T_EU: case T_AU:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The maximal state subformulas of *slot that sit under a temporal
+ * operator (at the top, the initial marking alone decides them). */
+static int collect_state_slots(tree_t **slot, int under, lp_slots *w)
+{
+    tree_t *t = *slot;
+    if (!t)
+        return 0;
+    if (tree_is_state_formula(t))
+        return under ? slot_push(w, slot) : 0;
+    under |= is_temporal(t->op);
+    if (collect_state_slots(&t->l, under, w) < 0)
+        return -1;
+    return collect_state_slots(&t->r, under, w);
+}
+
+/* A state formula the state equation has settled, for the same
+ * subformula met again (formulas of one file share many atoms). */
+typedef struct lp_known {
+    const tree_t *phi;
+    int value;
+} lp_known;
+
+typedef struct lp_counts {
+    size_t tried, decided;
+} lp_counts;
+
+/* 1 or 0 when the state equation makes phi constant at every reachable
+ * marking, -1 when it does not. */
+static int lp_constant(const cnet_t *cn, const tree_t *phi, double seconds)
+{
+    if (stateeq_unreachable(cn, phi, seconds) == SE_UNREACHABLE)
+        return 0;
+    tree_t *neg = tree_copy(phi);
+    if (neg)
+        neg = tree_unary(T_NOT, neg);
+    int v = neg && stateeq_unreachable(cn, neg, seconds) == SE_UNREACHABLE ? 1 : -1;
+    tree_free(neg);
+    return v;
+}
+
+static void lp_subformulas(const mcc_run *r, ctl_query *q, int dead0, const budget_t *stage,
+                           lp_known **known, size_t *nknown, size_t *cknown, lp_counts *c)
+{
+    lp_slots w = {0};
+    int changed = 0;
+    if (collect_state_slots(&q->formula, 0, &w) < 0)
+        goto done;
+    for (size_t i = 0; i < w.n; i++) {
+        tree_t **slot = w.at[i];
+        tree_t *phi = *slot;
+        int v = -1, seen = 0;
+        for (size_t k = 0; k < *nknown && !seen; k++)
+            if (tree_equal((*known)[k].phi, phi)) {
+                v = (*known)[k].value;
+                seen = 1;
+            }
+        if (!seen) {
             double left = budget_left(stage);
             if (left <= 0)
-                return;
-            fact *f = &q[i].facts[k];
-            if (f->value != UNKNOWN)
-                continue;
-            int ef = f->node->op == T_EF;
-            tree_t *phi = tree_copy(f->node->l);
-            if (phi && !ef)
-                phi = tree_unary(T_NOT, phi);
-            if (phi && stateeq_unreachable(r->cn, phi, left / (double)todo) == SE_UNREACHABLE) {
-                f->value = !ef;
-                q[i].used |= USED_LP;
-                try_initial(r, &q[i], dead0);
-            }
+                break;
+            c->tried++;
+            v = lp_constant(r->cn, phi, left / (double)(w.n - i));
+            tree_t *copy = tree_copy(phi);
+            if (copy && GROW(*known, *cknown, *nknown + 1) == 0)
+                (*known)[(*nknown)++] = (lp_known){copy, v};
+            else
+                tree_free(copy);
+        }
+        if (v >= 0) {
+            c->decided += !seen;
             tree_free(phi);
+            *slot = tree_const(v);
+            changed = 1;
+            continue;
+        }
+        switch (phi->op) {
+        case T_NOT:
+            if (slot_push(&w, &phi->l) < 0)
+                goto done;
+            break;
+        case T_AND: case T_OR: case T_IMPLIES: case T_IFF:
+            if (slot_push(&w, &phi->l) < 0 || slot_push(&w, &phi->r) < 0)
+                goto done;
+            break;
+        default:
+            break;
         }
     }
+done:
+    if (changed) {
+        q->used |= USED_LP;
+        q->formula = tree_fold(q->formula);
+        free(q->facts);
+        q->facts = NULL;
+        q->nfacts = q->cap_facts = 0;
+        if (!q->formula || add_facts(q, q->formula) < 0) {
+            fprintf(stderr, "mck mcc: %s: out of memory; left unanswered\n", q->id);
+            q->decided = 1;
+        }
+        try_initial(r, q, dead0);
+    }
+    free(w.at);
+}
+
+/* Every open query, the operands of its E F and A G first. */
+static void lp_all(const mcc_run *r, ctl_query *q, size_t n, int dead0, const budget_t *stage)
+{
+    lp_known *known = NULL;
+    size_t nknown = 0, cknown = 0;
+    lp_counts c = {0, 0};
+    for (size_t i = 0; i < n && budget_left(stage) > 0; i++)
+        if (!q[i].decided)
+            lp_subformulas(r, &q[i], dead0, stage, &known, &nknown, &cknown, &c);
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: %s: the state equation made %zu of %zu state subformulas "
+                "constant\n", r->exam, c.decided, c.tried);
+    for (size_t k = 0; k < nknown; k++)
+        tree_free((tree_t *)known[k].phi);
+    free(known);
 }
 
 /* ---- 4. the exploration ---- */
@@ -220,7 +353,8 @@ static int watch(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
     return s->open == 0;
 }
 
-static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
+/* Step 5 within stage; whatever it leaves open has its reason in q. */
+static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const budget_t *stage)
 {
     const tree_t **open = malloc((n ? n : 1) * sizeof *open);
     if (!open)
@@ -230,7 +364,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
         if (!q[i].decided)
             open[k++] = q[i].formula;
     check_options opt;
-    mcc_search_options(r, r->budget, &opt);
+    mcc_search_options(r, stage, &opt);
     result_t res;
     result_init(&res);
     sweep s = {r, q, n, k, dead0};
@@ -239,11 +373,11 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
     free(open);
     if (!m) {
         if (!stopped) {
-            fprintf(stderr, "mck mcc: %s: %s after %llu states; %zu values open\n", r->exam,
-                    res.reason, (unsigned long long)res.states, s.open);
+            fprintf(stderr, "mck mcc: %s: the graph: %s after %llu states; %zu values open\n",
+                    r->exam, res.reason, (unsigned long long)res.states, s.open);
             for (size_t i = 0; i < n; i++)
                 if (!q[i].decided)
-                    mcc_answer_open(q[i].id, res.reason);
+                    snprintf(q[i].why, sizeof q[i].why, "%.90s", res.reason);
         }
         result_clear(&res);
         return;
@@ -251,11 +385,10 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
     for (size_t i = 0; i < n; i++) {
         if (q[i].decided)
             continue;
-        char why[128], buf[160];
-        int v = ctl_model_check(m, q[i].formula, why, sizeof why);
+        char buf[160];
+        int v = ctl_model_check(m, q[i].formula, q[i].why, sizeof q[i].why);
         if (v < 0) {
-            fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", q[i].id, why);
-            mcc_answer_open(q[i].id, why);
+            fprintf(stderr, "mck mcc: %s: %s\n", q[i].id, q[i].why);
             continue;
         }
         techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT, 0);
@@ -272,9 +405,19 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0)
     result_clear(&res);
 }
 
-/* Step 4: each open formula gets an equal part of what is left of the
- * local checks' time, so that quick ones leave theirs to the next. */
-static void local_checks(const mcc_run *r, ctl_query *q, size_t n, const budget_t *stage)
+/* The two on-the-fly engines: the local check (ctllocal.c) and the
+ * dependency graph with certain zero (depgraph.h).  They differ in what
+ * they remember: the local check keeps a value per (subformula, marking)
+ * and settles every state a finished search visited, the dependency graph
+ * propagates a certain zero at once and stops a conjunction at its first
+ * false conjunct.  Neither wins everywhere, so the second gets what the
+ * first leaves. */
+typedef enum { BY_LOCAL, BY_DEPGRAPH } otf_engine;
+
+/* Steps 4 and 6: each open formula gets an equal part of what is left of
+ * stage's time, so that quick ones leave theirs to the next. */
+static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t *stage,
+                       otf_engine engine)
 {
     size_t open = 0;
     for (size_t i = 0; i < n; i++)
@@ -284,21 +427,37 @@ static void local_checks(const mcc_run *r, ctl_query *q, size_t n, const budget_
             continue;
         if (budget_left(stage) <= 0)
             return;
-        budget_t part = budget_carve_part(stage, CARVE_MCC_CTL_LOCAL_FORMULA, open--);
+        budget_t part = budget_carve_part(stage, CARVE_MCC_CTL_FORMULA, open--);
         check_options opt;
         mcc_search_options(r, &part, &opt);
+        opt.partial_order = !r->no_por;
         char why[128], buf[160];
-        uint64_t states = 0;
-        int v = ctl_local_check(r->cn, q[i].formula, &opt, &states, why, sizeof why);
+        ctl_local_stats stats = {0, 0};
+        int v = engine == BY_LOCAL
+                    ? ctl_local_check(r->cn, q[i].formula, &opt, &stats, why, sizeof why)
+                    : ctl_depgraph_check(r->cn, q[i].formula, &opt, CTL_DFS, &stats.states, why,
+                                         sizeof why);
+        const char *name = engine == BY_LOCAL ? "local check" : "dependency graph";
         if (r->verbose)
-            fprintf(stderr, "mck mcc: %s: local check %s after %llu states\n", q[i].id,
-                    v < 0 ? why : "decided", (unsigned long long)states);
-        if (v < 0)
+            fprintf(stderr, "mck mcc: %s: %s %s after %llu states\n", q[i].id, name,
+                    v < 0 ? why : "decided", (unsigned long long)stats.states);
+        if (v < 0) {
+            snprintf(q[i].why, sizeof q[i].why, "%s: %.60s", name, why);
             continue;
-        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT, 0);
+        }
+        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT |
+                                        (stats.reduced ? USED_STUBBORN : 0), 0);
         mcc_answer_bool(q[i].id, v, buf);
         q[i].decided = 1;
     }
+}
+
+static size_t count_open(const ctl_query *q, size_t n)
+{
+    size_t open = 0;
+    for (size_t i = 0; i < n; i++)
+        open += !q[i].decided;
+    return open;
 }
 
 static int initial_deadlock(const cnet_t *cn)
@@ -333,7 +492,7 @@ int mcc_ctl(mcc_run *r, const char *path)
         }
         int changed = 0;
         f = tree_fold(mcc_simplify(r, f, &changed));
-        q[n] = (ctl_query){p->id, f, NULL, 0, 0, changed ? USED_TOPOLOGICAL : 0, 0};
+        q[n] = (ctl_query){p->id, f, NULL, 0, 0, changed ? USED_TOPOLOGICAL : 0, 0, "not decided"};
         if (!f || add_facts(&q[n], f) < 0) {
             fprintf(stderr, "mck mcc: %s: out of memory; left unanswered\n", p->id);
             q[n].decided = 1;
@@ -341,29 +500,25 @@ int mcc_ctl(mcc_run *r, const char *path)
         try_initial(r, &q[n], dead0);
         n++;
     }
-    size_t open = 0;
-    for (size_t i = 0; i < n; i++)
-        open += !q[i].decided;
-    if (open && !r->no_lp) {
+    if (count_open(q, n) && !r->no_lp) {
         budget_t lp = budget_carve(r->budget, CARVE_MCC_CTL_LP);
-        lp_facts(r, q, n, dead0, &lp);
+        lp_all(r, q, n, dead0, &lp);
     }
-    open = 0;
-    for (size_t i = 0; i < n; i++)
-        open += !q[i].decided;
-    if (open) {
+    if (count_open(q, n)) {
         budget_t local = budget_carve(r->budget, CARVE_MCC_CTL_LOCAL);
-        local_checks(r, q, n, &local);
+        one_by_one(r, q, n, &local, BY_LOCAL);
     }
-    open = 0;
-    for (size_t i = 0; i < n; i++)
-        open += !q[i].decided;
-    if (open)
-        on_graph(r, q, n, dead0);
+    if (count_open(q, n)) {
+        budget_t graph = budget_carve(r->budget, CARVE_MCC_CTL_GRAPH);
+        on_graph(r, q, n, dead0, &graph);
+    }
+    if (count_open(q, n))
+        one_by_one(r, q, n, r->budget, BY_DEPGRAPH);
     int left = (int)skipped;
     for (size_t i = 0; i < n; i++) {
         left += !q[i].decided;
-        mcc_answer_open(q[i].id, "not decided");   /* ignored when answered */
+        if (!q[i].decided)
+            mcc_answer_open(q[i].id, q[i].why);
         tree_free(q[i].formula);
         free(q[i].facts);
     }

@@ -162,7 +162,7 @@ static void print_usage(FILE *out)
                  "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n"
                  "  -v: the budget and what each technique decided, on standard error.\n"
                  "  --por=off: no partial-order reduction (stubborn sets) in the searches\n"
-                 "    for deadlocks, reachability and LTL; on by default.\n"
+                 "    for deadlocks, reachability, LTL and CTL's E F and A G; on by default.\n"
                  "  --reduce=off: no structural reduction of the net before the searches\n"
                  "    for deadlocks, reachability and bounds; on by default.\n"
                  "  --lp=off: no state equation (linear programs) before or beside the\n"

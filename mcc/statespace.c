@@ -39,7 +39,8 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
 static int symbolic_state_space(mcc_run *r)
 {
     char why[160];
-    sym_t *s = symbolic_open(r->cn, r->budget, why, sizeof why);
+    budget_t diagrams = budget_carve(r->budget, CARVE_MCC_STATESPACE_SYMBOLIC);
+    sym_t *s = symbolic_open(r->cn, &diagrams, why, sizeof why);
     if (!s) {
         fprintf(stderr, "mck mcc: StateSpace: %s\n", why);
         return 4;

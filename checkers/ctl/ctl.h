@@ -51,12 +51,19 @@ int ctl_model_check(ctl_model *m, const tree_t *f, char *why, size_t whylen);
  * when f has no such run, -1 on no memory or deadline. */
 int ctl_model_evidence(ctl_model *m, const tree_t *f, int value, result_t *res);
 
+/* What a local check did. */
+typedef struct ctl_local_stats {
+    uint64_t states;    /* markings stored */
+    int reduced;        /* some search fired fewer than all enabled transitions */
+} ctl_local_stats;
+
 /* ctllocal.c: the value of f at the initial marking, exploring only the
  * markings the evaluation needs (no graph, no run): 1, 0, or -1 with why
- * (budget, time, interrupt, not CTL).  *states (may be NULL) gets the
- * number of markings it stored. */
+ * (budget, time, interrupt, not CTL).  With opt->partial_order, the
+ * searches of E F and A G of a state formula use stubborn sets.  stats
+ * may be NULL. */
 int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
-                    uint64_t *states, char *why, size_t whylen);
+                    ctl_local_stats *stats, char *why, size_t whylen);
 
 /* The explicit checker's CTL kind: build, check, evidence; when the graph
  * outgrows the budget, the local check may still answer (without a run). */

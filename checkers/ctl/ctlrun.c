@@ -238,12 +238,12 @@ void ctl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         /* the graph did not fit: the local check may still need only part
          * of the state space (no run then), by the same deadline */
         char why[128];
-        uint64_t states = 0;
-        int v = ctl_local_check(cn, formula, opt, &states, why, sizeof why);
+        ctl_local_stats stats = {0, 0};
+        int v = ctl_local_check(cn, formula, opt, &stats, why, sizeof why);
         if (v >= 0) {
             res->answer = v ? ANSWER_YES : ANSWER_NO;
             res->reason[0] = '\0';
-            res->states = states;
+            res->states = stats.states;
         }
     }
     res->seconds = mono_now() - start;

@@ -12,7 +12,7 @@ sed -e 's/\\f[BIRP]//g' -e 's/\\//g' "$TOP/docs/mck.1" >"$tmp.man"
 
 {
     "$MCK" --help
-    for c in mcc properties export draw; do "$MCK" "$c" --help; done
+    for c in mcc properties export draw simulate; do "$MCK" "$c" --help; done
     "$MCK" verdicts --help
 } >"$tmp.help" 2>&1
 

@@ -422,7 +422,7 @@ static void differential(const char *name, net_t *net, int count)
         free(g);
         return;
     }
-    int agree = 0, local_agree = 0, runs = 0, runs_ok = 0;
+    int agree = 0, local_agree = 0, por_agree = 0, reduced = 0, runs = 0, runs_ok = 0;
     for (int i = 0; i < count; i++) {
         tree_t *f = random_formula(net, 1 + (int)rnd(4));
         char want[MAXS];
@@ -436,12 +436,20 @@ static void differential(const char *name, net_t *net, int count)
         int got = res.answer == ANSWER_YES ? 1 : res.answer == ANSWER_NO ? 0 : -1;
         char why[128];
         int local = ctl_local_check(cn, f, &opt, NULL, why, sizeof why);
+        /* the same with stubborn sets in the E F and A G searches */
+        check_options por = opt;
+        por.partial_order = 1;
+        ctl_local_stats stats = {0, 0};
+        int local_por = ctl_local_check(cn, f, &por, &stats, why, sizeof why);
         agree += got == want[0];
         local_agree += local == want[0];
-        if (got != want[0] || local != want[0]) {
+        por_agree += local_por == want[0];
+        reduced += stats.reduced;
+        if (got != want[0] || local != want[0] || local_por != want[0]) {
             printf("# %s: ", name);
             tree_print(stdout, f);
-            printf(": naive %d, checker %d, local %d\n", want[0], got, local);
+            printf(": naive %d, checker %d, local %d, local with stubborn sets %d\n", want[0],
+                   got, local, local_por);
         }
         if (res.role != RUN_NONE) {
             runs++;
@@ -460,6 +468,8 @@ static void differential(const char *name, net_t *net, int count)
           "(%zu states)", name, count, agree, g->n);
     CHECK(local_agree == count, "%s: the local check agrees on %d of %d", name, local_agree,
           count);
+    CHECK(por_agree == count, "%s: the local check with stubborn sets agrees on %d of %d (%d "
+          "reduced a search)", name, por_agree, count, reduced);
     CHECK(runs > 0 && runs_ok == runs, "%s: %d of %d runs replay and show their value", name,
           runs_ok, runs);
     free(g);

@@ -266,6 +266,11 @@ static void test_ctl(void)
                          CONST("1"))),                        /* state equation */
         E("globally", "<negation>" P("p1") "</negation>"),    /* the p2 loop */
         A("globally", E("finally", P("p2"))),                 /* not from p1 */
+        /* nested: the state equation makes the inner operand constant */
+        E("finally", A("globally", LE("<tokens-count><place>p0</place><place>p1</place>"
+                                      "<place>p2</place></tokens-count>", CONST("1")))),
+        A("globally", E("finally", LE(CONST("2"), "<tokens-count><place>p0</place><place>p1</place>"
+                                                   "<place>p2</place></tokens-count>"))),
         NULL};
     write_props("CTLCardinality", ctl);
     run("CTLCardinality");
@@ -277,7 +282,9 @@ static void test_ctl(void)
     EXPECT("ctl", "FORMULA N-CTLCardinality-05 TRUE TECHNIQUES SEQUENTIAL_PROCESSING INITIAL_STATE LINEAR_EQUATIONS");
     EXPECT("ctl", "FORMULA N-CTLCardinality-06 TRUE TECHNIQUES SEQUENTIAL_PROCESSING EXPLICIT");
     EXPECT("ctl", "FORMULA N-CTLCardinality-07 FALSE TECHNIQUES SEQUENTIAL_PROCESSING EXPLICIT");
-    CHECK(count_lines("FORMULA ") == 8, "ctl: 8 values, each once");
+    EXPECT("ctl", "FORMULA N-CTLCardinality-08 TRUE TECHNIQUES SEQUENTIAL_PROCESSING INITIAL_STATE LINEAR_EQUATIONS");
+    EXPECT("ctl", "FORMULA N-CTLCardinality-09 FALSE TECHNIQUES SEQUENTIAL_PROCESSING INITIAL_STATE LINEAR_EQUATIONS");
+    CHECK(count_lines("FORMULA ") == 10, "ctl: 10 values, each once");
 #undef P
 #undef E
 #undef A
