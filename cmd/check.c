@@ -4,7 +4,9 @@
 #include "cmd/commands.h"
 #include "checkers/checkers.h"
 #include "cmd/fairness.h"
+#include "cmd/jsonout.h"
 #include "cmd/language.h"
+#include "cmd/mccprops.h"
 #include "cmd/options.h"
 #include "cmd/proplist.h"
 #include "cmd/report.h"
@@ -57,6 +59,7 @@ typedef struct check_args {
     int expect;             /* --expect: the property file must give answers */
     int finite_runs;        /* --finite-runs: 0 the language's default, 1 repeat, 2 ignore */
     fairness_args fair;     /* --fair, --fair-set */
+    int json;               /* --json: JSON objects instead of text */
 } check_args;
 
 /* Fairness is judged on the model's own transitions, in the product
@@ -77,34 +80,51 @@ static int fairness_supported(const checker_type *chk, prop_kind kind, const cha
     return 1;
 }
 
-static int run_property_list(check_args *a, const input_type *it, const checker_type *chk,
-                             net_t *net, int *handled)
+
+/* A file of several properties (MCC XML, RERS's numbered lists, named
+ * formulas) into items: 1 when it is one, 0 when the file is one formula,
+ * -1 after an error message. */
+static int read_property_list(const check_args *a, const input_type *it, net_t *net,
+                              prop_kind kind, check_item **items, size_t *n)
 {
-    *handled = 0;
+    *items = NULL;
+    *n = 0;
+    if (looks_like_xml(a->property))
+        return mcc_property_items(a->property, net, kind, items, n) < 0 ? -1 : 1;
     prop_list_reader read = property_list_reader(it);
-    if (read) {
-        prop_entry *v;
-        size_t n;
-        if (read(a->property, net, &v, &n) < 0) {
-            *handled = 1;
-            return EXIT_ERROR;
-        }
-        if (!n && !a->expect)
-            return 0;   /* a plain formula file */
-        *handled = 1;
-        if (!n) {
-            nc_error(a->property, 0, "--expect: no numbered properties with answers in this file");
-            return EXIT_ERROR;
-        }
-        int rc = check_property_list(net, it, chk, v, n, &a->opt, a->quiet, a->verbose,
-                                     a->expect, a->property, a->xml);
-        prop_list_free(v, n);
-        return rc;
+    prop_entry *v;
+    size_t nv;
+    if (!read)
+        return 0;
+    if (read(a->property, net, kind, &v, &nv) < 0)
+        return -1;
+    if (!nv)
+        return 0;
+    if (check_items_from_entries(v, nv, items) < 0) {
+        nc_error(a->property, 0, "out of memory");
+        return -1;
     }
-    if (a->expect)
-        *handled = 1;
-    return a->expect ? (nc_error(a->property, 0, "--expect: %s property files hold no expected "
-                                 "answers", it->name), EXIT_ERROR) : 0;
+    *n = nv;
+    return 1;
+}
+
+static int run_property_list(check_args *a, const input_type *it, const checker_type *chk,
+                             net_t *net, prop_kind kind, json_check *jc, int *handled)
+{
+    check_item *items;
+    size_t n;
+    int list = read_property_list(a, it, net, kind, &items, &n);
+    *handled = list != 0 || a->expect;
+    if (list < 0)
+        return EXIT_ERROR;
+    if (!list)
+        return a->expect ? (nc_error(a->property, 0, "--expect: no properties with expected "
+                                     "answers in this file"), EXIT_ERROR) : 0;
+    const list_run lr = { it, chk, &a->opt, a->quiet, a->verbose, a->expect, a->property,
+                          a->xml, jc };
+    int rc = check_property_list(net, items, n, &lr);
+    check_items_free(items, n);
+    return rc;
 }
 
 static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
@@ -129,8 +149,12 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
         nc_free_net(net);
         return EXIT_ERROR;
     }
-    if (a->property && (kind == KIND_AUTO || kind == KIND_LTL)) {
-        int handled, rc = run_property_list(a, it, chk, net, &handled);
+    json_check jc;
+    if (a->json)
+        json_check_init(&jc, stdout, a->model, it, chk);
+    if (a->property) {
+        int handled, rc = run_property_list(a, it, chk, net, kind, a->json ? &jc : NULL,
+                                            &handled);
         if (handled) {
             free(fair_set);
             nc_free_net(net);
@@ -174,7 +198,15 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
         result_clear(&res);
         goto out;
     }
-    rc = report_result(stdout, net, it->outputfunc, &res, a->quiet, budget_elapsed(a->budget));
+    if (a->json) {
+        const json_about about = { a->property, kind, -1 };
+        json_check_result(&jc, &about, net, it->outputfunc, &res, a->quiet,
+                          budget_elapsed(a->budget));
+        rc = answer_status(res.answer);
+    } else {
+        rc = report_result(stdout, net, it->outputfunc, &res, a->quiet,
+                           budget_elapsed(a->budget));
+    }
     /* a user who stopped a run wants to know how far it got */
     if (a->verbose || (*a->budget->interrupted && !a->quiet))
         report_statistics(stderr, &res);
@@ -193,7 +225,7 @@ int check_main(int argc, char **argv, budget_t *budget)
     /* the Kit's spelling: mck LANG:CHECKER[-KIND] ... */
     const char *kit_spec = strchr(argv[0], ':') ? argv[0] : NULL;
     enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT,
-           OPT_FAIR, OPT_FAIR_SET };
+           OPT_FAIR, OPT_FAIR_SET, OPT_JSON };
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"kind", required_argument, NULL, 'k'},
@@ -210,6 +242,7 @@ int check_main(int argc, char **argv, budget_t *budget)
         {"compact", required_argument, NULL, OPT_COMPACT},
         {"fair", required_argument, NULL, OPT_FAIR},
         {"fair-set", required_argument, NULL, OPT_FAIR_SET},
+        {"json", no_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -242,6 +275,7 @@ int check_main(int argc, char **argv, budget_t *budget)
             break;
         case OPT_XML: a.xml = optarg; break;
         case OPT_EXPECT: a.expect = 1; break;
+        case OPT_JSON: a.json = 1; break;
         case OPT_FINITE:
             if (!strcmp(optarg, "repeat"))
                 a.finite_runs = 1;

@@ -53,4 +53,21 @@ typedef struct formula_fairness {
 /* 0, or -1 after "FILE:LINE:COL: message" (or read_file's) on stderr. */
 int formula_read_fairness(const char *path, formula_fairness *out);
 
+/* A file may instead hold several formulas, each "name: formula" with an
+ * optional ";" after it (formula-syntax.md §8).  Each is checked against
+ * kind, or with KIND_AUTO gets its own kind as a lone formula would. */
+typedef struct named_formula {
+    char *name;
+    long line;
+    tree_t *formula;
+    prop_kind kind;
+} named_formula;
+/* 0 with the file's *n formulas in file order; *n is 0 when the file holds
+ * one formula without a name (formula_parse_file reads that).  -1 after
+ * an error message "FILE:LINE:COL: ...". */
+int formula_parse_named_file(const char *path, const formula_opts *opts, net_t *net,
+                             void *lang_data, ap_resolver resolve, prop_kind kind,
+                             named_formula **out, size_t *n);
+void named_formulas_free(named_formula *v, size_t n);
+
 #endif

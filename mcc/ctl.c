@@ -436,7 +436,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
         result_t ev;
         result_init(&ev);
         mcc_evidence e = {RUN_NONE, NULL, 0, RESULT_NO_LOOP};
-        if (mcc_xml_active() && ctl_model_evidence(m, q[i].formula, v, &ev) == 0)
+        if (mcc_runs_wanted() && ctl_model_evidence(m, q[i].formula, v, &ev) == 0)
             e = (mcc_evidence){ev.role, ev.run, ev.run_len, ev.loop_start};
         mcc_answer_bool_shown(q[i].id, v, buf, e.role != RUN_NONE ? &e : NULL);
         q[i].decided = 1;
@@ -527,7 +527,7 @@ int mcc_ctl(mcc_run *r, const char *path)
         if (!f) {
             const char *why = p->unsupported ? p->unsupported : "out of memory";
             fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
-            mcc_xml_unknown(p->id, why);
+            mcc_answer_open(p->id, why);
             skipped++;
             continue;
         }
@@ -559,7 +559,7 @@ int mcc_ctl(mcc_run *r, const char *path)
     for (size_t i = 0; i < n; i++) {
         left += !q[i].decided;
         if (!q[i].decided)
-            mcc_xml_unknown(q[i].id, q[i].why);
+            mcc_answer_open(q[i].id, q[i].why);
         tree_free(q[i].formula);
         free(q[i].facts);
     }
