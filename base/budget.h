@@ -130,7 +130,8 @@ budget_t budget_restart(const budget_t *parent);
  * (budget_stage), and their loops ask budget_poll at every element.  It
  * says stop once the deadline has passed, a signal has come, or the
  * process has grown by more than the budget's bytes since the lending
- * (its resident size, which is what a user's memory limit sees); the
+ * (its resident size, which is what a user's memory limit sees, less 4 MiB
+ * for the readers' own code and buffers); the
  * answer then stays stop until the budget is returned.  A stage told to
  * stop returns as on an error but prints nothing (nc_error is silent
  * then), and the command answers UNKNOWN with budget_stop_reason:
