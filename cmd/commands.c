@@ -4,19 +4,22 @@
 
 #include <string.h>
 
+/* limits: the command answers UNKNOWN when its budget runs out or a
+ * signal stops it; the others have nothing to say when stopped. */
 static const struct {
     const char *name;
     command_fn run;
+    int limits;
 } commands[] = {
-    {"check", check_main},
-    {"info", info_main},
-    {"list", list_main},
-    {"mcc", mcc_main},
-    {"properties", properties_main},
-    {"verdicts", verdicts_main},
-    {"export", export_main},
-    {"convert", convert_main},
-    {"draw", draw_main},
+    {"check", check_main, 1},
+    {"info", info_main, 0},
+    {"list", list_main, 0},
+    {"mcc", mcc_main, 1},
+    {"properties", properties_main, 1},
+    {"verdicts", verdicts_main, 0},
+    {"export", export_main, 0},
+    {"convert", convert_main, 0},
+    {"draw", draw_main, 0},
 };
 
 command_fn command_by_name(const char *name)
@@ -27,6 +30,15 @@ command_fn command_by_name(const char *name)
         if (!strcmp(commands[i].name, name))
             return commands[i].run;
     return NULL;
+}
+
+int command_answers_signals(const char *name)
+{
+    command_fn run = command_by_name(name);
+    for (size_t i = 0; run && i < sizeof commands / sizeof commands[0]; i++)
+        if (commands[i].run == run)
+            return commands[i].limits;
+    return 0;
 }
 
 int command_loads_plugins(const char *name)
