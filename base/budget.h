@@ -146,7 +146,7 @@ void budget_stage(const char *stage);
 /* 1 when the stages must stop, else 0; 0 when nothing is lent.  Cheap
  * enough for every element: it looks at the clock and the size only every
  * BUDGET_POLL_EVERY calls. */
-#define BUDGET_POLL_EVERY 256
+#define BUDGET_POLL_EVERY 1024
 int budget_poll(void);
 /* budget_poll looking at once: for loops whose steps are long. */
 int budget_check(void);
