@@ -141,6 +141,8 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     }
     if (kind != KIND_DL && kind != KIND_AUTO && !a->property)
         return usage_error("kind %s needs a PROPERTY file", prop_kind_name(kind));
+    if (!a->property)
+        kind = KIND_DL;
     /* --timeout, --mem and the signals hold from here: reading, unfolding
      * and compiling are on the run's clock and in its memory */
     budget_lend(a->budget);
@@ -165,8 +167,6 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
             nc_free_net(net);
             return rc;
         }
-    } else {
-        kind = KIND_DL;
     }
     int rc = EXIT_ERROR;
     char why[200] = "";

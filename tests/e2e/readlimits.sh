@@ -6,8 +6,8 @@
 # seconds and a few hundred MB, and a colored net of 2 KB whose unfolding
 # has two million places.
 #
-# - --timeout: UNKNOWN (time limit reached while reading), exit 3, within
-#   a second of the limit (--timeout 0.5 on reading, --timeout 2 on the
+# - --timeout: UNKNOWN (time limit reached while reading), exit 3, and an
+#   unknown verdict under --xml, within a second of the limit (--timeout 0.5 on reading, --timeout 2 on the
 #   whole run: at most 3 s, as the issue asks; --timeout 1 on unfolding);
 # - --mem 50: UNKNOWN (memory budget exhausted while reading/unfolding),
 #   peak RSS (tests/lib/peakrss) under 50 MiB plus the fixed overhead the
@@ -129,10 +129,18 @@ secs() { cut -d' ' -f2 "$tmp.rss"; }
 # minute instead of hanging the test for the default hour)
 
 # ---- --timeout ----
-"$peakrss" "$tmp.rss" "$MCK" check --timeout 0.5 "$pnml" >"$tmp.out" 2>"$tmp.err"
+"$peakrss" "$tmp.rss" "$MCK" check --timeout 0.5 --xml "$tmp.xml" "$pnml" >"$tmp.out" 2>"$tmp.err"
 rc=$?
 result "--timeout 0.5, 190 MB PNML" "time limit reached while reading"
 within "--timeout 0.5, 190 MB PNML" "$(secs)" 1.5
+# the verdict names the model by its file, the net never having been read
+if grep -q '<modelreference modelname="mck_readlimits\.[0-9]*\.big"/>' "$tmp.xml" &&
+   grep -q '<verdict category="dl" reference="deadlock" value="unknown">' "$tmp.xml" &&
+   grep -q '<explanation>time limit reached while reading</explanation>' "$tmp.xml"; then
+    ok "--timeout 0.5 --xml: an unknown dl verdict with the reason"
+else
+    notok "--timeout 0.5 --xml" "$(head -c 400 "$tmp.xml" 2>&1)"
+fi
 
 # the issue's case: the whole run, whatever stage the deadline falls in
 "$peakrss" "$tmp.rss" "$MCK" check --timeout 2 "$pnml" >"$tmp.out" 2>"$tmp.err"
