@@ -41,7 +41,7 @@ void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
     budget_t reducing = budget_carve(opt->budget, CARVE_REDUCE);
     int observed = reduce_observe(cn, formula, &obs);
     obs.lassos = kind == KIND_LTL;
-    if (observed < 0 || !(r = reduce_build(cn, &obs, budget_seconds(&reducing)))) {
+    if (observed < 0 || !(r = reduce_build(cn, &obs, &reducing))) {
         result_unknown(res, "out of memory while reducing the net");
         goto out;
     }

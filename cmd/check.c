@@ -10,6 +10,7 @@
 #include "cmd/options.h"
 #include "cmd/proplist.h"
 #include "cmd/report.h"
+#include "base/readfile.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -54,7 +55,7 @@ typedef struct check_args {
     const char *lang, *checker, *kind, *xml;
     const char *model, *property;
     check_options opt;
-    const budget_t *budget;
+    budget_t *budget;           /* the run's: lent to the stages before the search */
     int quiet, verbose;
     int expect;             /* --expect: the property file must give answers */
     int finite_runs;        /* --finite-runs: 0 the language's default, 1 repeat, 2 ignore */
@@ -80,6 +81,45 @@ static int fairness_supported(const checker_type *chk, prop_kind kind, const cha
     return 1;
 }
 
+/* A limit stopped the stages before the search (budget.h): UNKNOWN, with
+ * the limit and the stage, and no search. */
+static int report_stopped(check_args *a, net_t *net, prop_kind kind)
+{
+    result_t res;
+    result_init(&res);
+    result_unknown(&res, budget_stop_reason());
+    int rc = report_result(stdout, net, NULL, &res, a->quiet, budget_elapsed(a->budget));
+    if (a->xml) {
+        /* stopped while reading, the verdict names the model by its file */
+        char *stem = net ? NULL : path_stem(a->model);
+        net_t *named = net ? net : stem ? nc_create_net(stem, a->model) : NULL;
+        if (!named || write_verdict_file(a->xml, named, a->property, kind, &res) < 0)
+            rc = EXIT_ERROR;
+        if (named != net)
+            nc_free_net(named);
+        free(stem);
+    }
+    result_clear(&res);
+    return rc;
+}
+
+/* After a stage before the search failed: UNKNOWN when a limit stopped
+ * it, the error it printed otherwise.  Ends the lending either way. */
+static int stage_failed(check_args *a, net_t *net, prop_kind kind)
+{
+    return budget_return(a->budget, 0) ? report_stopped(a, net, kind) : EXIT_ERROR;
+}
+
+/* The stages done, the net compiled: the search gets the bytes the model
+ * left (0), or a limit stopped them (an exit status). */
+static int stages_done(check_args *a, net_t *net, prop_kind kind)
+{
+    budget_stage("compiling");
+    int compiled = nc_compile(net) != NULL;
+    if (budget_return(a->budget, compiled))
+        return report_stopped(a, net, kind);
+    return compiled ? 0 : EXIT_ERROR;
+}
 
 /* A file of several properties (MCC XML, RERS's numbered lists, named
  * formulas) into items: 1 when it is one, 0 when the file is one formula,
@@ -116,13 +156,15 @@ static int run_property_list(check_args *a, const input_type *it, const checker_
     int list = read_property_list(a, it, net, kind, &items, &n);
     *handled = list != 0 || a->expect;
     if (list < 0)
-        return EXIT_ERROR;
+        return stage_failed(a, net, kind == KIND_AUTO ? KIND_LTL : kind);
     if (!list)
         return a->expect ? (nc_error(a->property, 0, "--expect: no properties with expected "
                                      "answers in this file"), EXIT_ERROR) : 0;
     const list_run lr = { it, chk, &a->opt, a->quiet, a->verbose, a->expect, a->property,
                           a->xml, jc };
-    int rc = check_property_list(net, items, n, &lr);
+    int rc = stages_done(a, net, kind == KIND_AUTO ? KIND_LTL : kind);
+    if (!rc)
+        rc = check_property_list(net, items, n, &lr);
     check_items_free(items, n);
     return rc;
 }
@@ -138,21 +180,28 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     }
     if (kind != KIND_DL && kind != KIND_AUTO && !a->property)
         return usage_error("kind %s needs a PROPERTY file", prop_kind_name(kind));
+    if (!a->property)
+        kind = KIND_DL;
+    /* --timeout, --mem and the signals hold from here: reading, unfolding
+     * and compiling are on the run's clock and in its memory */
+    budget_lend(a->budget);
     net_t *net = read_model(it, a->model);
     if (!net)
-        return EXIT_ERROR;
+        return stage_failed(a, NULL, kind);
     a->opt.ltl_infinite_only = a->finite_runs ? a->finite_runs == 2 : net->ltl_infinite_only;
     uint8_t *fair_set = NULL;
     if (fairness_setup(&a->fair, net, a->property, &a->opt, &fair_set) < 0 ||
-        (a->opt.fairness && !fairness_supported(chk, a->property ? kind : KIND_DL, a->property))) {
+        (a->opt.fairness && !fairness_supported(chk, kind, a->property))) {
+        int rc = stage_failed(a, net, kind);
         free(fair_set);
         nc_free_net(net);
-        return EXIT_ERROR;
+        return rc;
     }
     json_check jc;
     if (a->json)
         json_check_init(&jc, stdout, a->model, it, chk);
     if (a->property) {
+        budget_stage("reading");
         int handled, rc = run_property_list(a, it, chk, net, kind, a->json ? &jc : NULL,
                                             &handled);
         if (handled) {
@@ -165,11 +214,12 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     int rc = EXIT_ERROR;
     char why[200] = "";
     if (a->property) {
+        budget_stage("reading");
         f = it->formfunc(a->property, net, &kind);
-        if (!f)
+        if (!f) {
+            rc = stage_failed(a, net, kind);
             goto out;
-    } else {
-        kind = KIND_DL;
+        }
     }
     if (a->opt.fairness && !fairness_supported(chk, kind, a->property))
         goto out;
@@ -182,20 +232,20 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
         fprintf(stderr, "%s: %s\n", a->property ? a->property : a->model, why);
         goto out;
     }
-    const cnet_t *cn = nc_compile(net);
-    if (!cn)
+    if ((rc = stages_done(a, net, kind)) != 0)
         goto out;
+    const cnet_t *cn = nc_compile(net);   /* compiled by stages_done */
     result_t res;
     result_init(&res);
     a->opt.want_run = 1;
-    /* the search's clock starts now, as each property's of a file does */
-    budget_t question = budget_restart(a->budget);
-    a->opt.budget = &question;
-    chk->run(cn, f, kind, &a->opt, &res);
+    /* one question: its clock is the run's, which started with mck, so
+     * that reading and searching together end within --timeout */
     a->opt.budget = a->budget;
+    chk->run(cn, f, kind, &a->opt, &res);
     if (res.role != RUN_NONE && !replay_ok(cn, &res, f, kind)) {
         fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
         result_clear(&res);
+        rc = EXIT_ERROR;
         goto out;
     }
     if (a->json) {

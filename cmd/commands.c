@@ -4,20 +4,23 @@
 
 #include <string.h>
 
+/* limits: the command answers UNKNOWN when its budget runs out or a
+ * signal stops it; the others have nothing to say when stopped. */
 static const struct {
     const char *name;
     command_fn run;
+    int limits;
 } commands[] = {
-    {"check", check_main},
-    {"info", info_main},
-    {"list", list_main},
-    {"mcc", mcc_main},
-    {"properties", properties_main},
-    {"verdicts", verdicts_main},
-    {"export", export_main},
-    {"convert", convert_main},
-    {"draw", draw_main},
-    {"simulate", simulate_main},
+    {"check", check_main, 1},
+    {"info", info_main, 0},
+    {"list", list_main, 0},
+    {"mcc", mcc_main, 1},
+    {"properties", properties_main, 1},
+    {"verdicts", verdicts_main, 0},
+    {"export", export_main, 0},
+    {"convert", convert_main, 0},
+    {"draw", draw_main, 0},
+    {"simulate", simulate_main, 1},
 };
 
 command_fn command_by_name(const char *name)
@@ -28,6 +31,15 @@ command_fn command_by_name(const char *name)
         if (!strcmp(commands[i].name, name))
             return commands[i].run;
     return NULL;
+}
+
+int command_answers_signals(const char *name)
+{
+    command_fn run = command_by_name(name);
+    for (size_t i = 0; run && i < sizeof commands / sizeof commands[0]; i++)
+        if (commands[i].run == run)
+            return commands[i].limits;
+    return 0;
 }
 
 int command_loads_plugins(const char *name)
@@ -68,8 +80,9 @@ void commands_help(FILE *out)
         "  -v, --verbose        warnings and statistics on standard error, progress even when\n"
         "                       standard error is no terminal; with info, list nodes\n"
         "  -m, --max-states N   give up (UNKNOWN) after N states\n"
-        "      --timeout S      give up (UNKNOWN) after S seconds\n"
-        "      --mem MB         memory budget of stores, graphs and stacks (UNKNOWN when exhausted)\n"
+        "      --timeout S      give up (UNKNOWN) after S seconds, reading the model included\n"
+        "      --mem MB         memory budget of the model and the search's stores, graphs and\n"
+        "                       stacks (UNKNOWN when exhausted, also while reading)\n"
         "      --xml FILE       also write the verdict and its run as propertiesverdict XML\n"
         "      --json           JSON objects instead of text (also info, mcc; man page: JSON)\n"
         "      --expect         the property file's expected answers must be there (RERS);\n"
@@ -94,7 +107,8 @@ void commands_help(FILE *out)
         "exit status: 0 YES, 1 NO, 3 UNKNOWN, 2 error (message FILE:LINE: text on stderr);\n"
         "for several properties the worst: error > UNKNOWN > NO > YES (RERS: see man page).\n"
         "A search running over 2 s shows progress on stderr if it is a terminal (or with -v).\n"
-        "SIGINT or SIGTERM stops it: UNKNOWN (interrupted), the statistics so far, exit 3.\n"
+        "SIGINT or SIGTERM stops it, the reading of the model too: UNKNOWN (interrupted),\n"
+        "the statistics so far, exit 3.\n"
         "\n"
         "mck mcc reads DIR/model.pnml and DIR/EXAMINATION.xml (DIR: the current folder,\n"
         "EXAMINATION: $BK_EXAMINATION) and prints the contest's answer lines; the run ends\n"

@@ -113,10 +113,22 @@ static int run_family(mcc_run *r, family fam)
 
 static int run_exam(mcc_run *r, family fam)
 {
+    int stopped = 0;
     char *model = join(r->dir, "model.pnml", "");
     if (!model)
         return 1;
+    /* the confinements and SIGTERM hold from the first byte (budget.h) */
+    budget_lend(r->budget);
     r->net = pnml_read(model);
+    budget_stage("compiling");
+    r->cn = r->net ? nc_compile(r->net) : NULL;
+    if (budget_return(r->budget, r->cn != NULL)) {
+        fprintf(stderr, "mck mcc: %s: %s\n", r->exam, budget_stop_reason());
+        nc_free_net(r->net);
+        r->net = NULL;
+        r->cn = NULL;
+        stopped = 1;
+    }
     if (!r->net) {
         /* the folder names the instance the verdict file is about */
         char *full = realpath(r->dir, NULL);
@@ -129,15 +141,15 @@ static int run_exam(mcc_run *r, family fam)
         mcc_json_set_model(r->net, NULL);
     }
     if (!r->net) {
-        mcc_answer_word(looks_colored(model) ? "DO_NOT_COMPETE" : "CANNOT_COMPUTE");
+        /* a net cut short by a limit was not refused */
+        mcc_answer_word(!stopped && looks_colored(model) ? "DO_NOT_COMPETE" : "CANNOT_COMPUTE");
         free(model);
-        return 1;
+        return !stopped;   /* a limit is part of the design, an unreadable file not */
     }
     free(model);
     int rc = 0;
     /* every answer on a colored instance comes from its P/T unfolding */
     mcc_answers_net_techniques(r->net->colored.unfolded ? "UNFOLDING_TO_PT" : NULL);
-    r->cn = nc_compile(r->net);
     if (!r->cn || mcc_structure_compute(r->cn, &r->st) < 0) {
         nc_error(NULL, 0, "out of memory");
         rc = 1;

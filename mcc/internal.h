@@ -44,8 +44,9 @@ typedef struct mcc_run {
     const cnet_t *cn;
     mcc_structure st;
     /* the run's, from BenchKit's confinements: its deadline is when every
-     * answer must be out, its bytes are for search data */
-    const budget_t *budget;
+     * answer must be out, its bytes are for search data (lent to reading
+     * and compiling first, which leave the search what they do not take) */
+    budget_t *budget;
     int verbose;
     int no_por;            /* --por=off: searches fire every enabled transition */
     int no_reduce;         /* --reduce=off: searches run on the net as given */
