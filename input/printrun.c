@@ -20,7 +20,21 @@ typedef struct frame {
     const run_words *w;
     const cnet_t *cn;
     run_listener *l;
+    const result_t *res;
 } frame;
+
+/* Where the run starts to show a part of a nested property (result.h's
+ * segments), after `steps` steps: "*** from here: FORMULA holds ***".  A
+ * run of one part is the evidence of the whole and needs no names. */
+static void mark_segments(const frame *f, size_t steps)
+{
+    if (f->l || f->res->nsegments < 2)
+        return;
+    for (size_t k = 0; k < f->res->nsegments; k++)
+        if (f->res->segments[k].start == steps)
+            fprintf(f->w->out, "*** from here: %s %s ***\n", f->res->segments[k].formula,
+                    f->res->segments[k].holds ? "holds" : "fails");
+}
 
 /* What a piece of the language's words prints, as a string without its
  * last newline; NULL when there is no memory for it. */
@@ -85,6 +99,7 @@ static void show_state(const frame *f, const nc_count *m, const char *what)
 static void start(void *ctx, const nc_count *initial)
 {
     show_state(ctx, initial, "initial state");
+    mark_segments(ctx, 0);
 }
 
 static void loop_start(void *ctx, const nc_count *m)
@@ -101,8 +116,12 @@ static int step(void *ctx, size_t i, uint32_t t, const nc_count *before, const n
 {
     const frame *f = ctx;
     const run_words *w = f->w;
-    if (!f->l)
-        return w->step(w, i, t, before, after);
+    if (!f->l) {
+        int rc = w->step(w, i, t, before, after);
+        if (rc == 0)
+            mark_segments(f, i + 1);
+        return rc;
+    }
     capture c;
     const run_words *cw = capture_begin(&c, w);
     int rc = cw ? cw->step(cw, i, t, before, after) : 0;
@@ -145,7 +164,7 @@ static void end(void *ctx, run_end_kind kind, const nc_count *last)
 
 void print_run_words(net_t *net, const result_t *res, const run_words *w)
 {
-    frame f = { w, nc_compile(net), listener };
+    frame f = { w, nc_compile(net), listener, res };
     if (!f.cn)
         return;
     const run_visitor v = { start, loop_start, step, end };

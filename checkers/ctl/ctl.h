@@ -43,12 +43,16 @@ uint64_t ctl_model_states(const ctl_model *m);
  * passed; why says which. */
 int ctl_model_check(ctl_model *m, const tree_t *f, char *why, size_t whylen);
 
-/* The run that shows the value of f at the initial marking, when the
- * outermost temporal operator (under negations) is one whose value has a
- * run for evidence: E X/F/U/G holding or A X/F/U/G failing.  A path, a
- * lasso (loop_start < run_len), or a run into a deadlock (loop_start ==
- * run_len).  0 with res's run set (role witness or counterexample), 1
- * when f has no such run, -1 on no memory or deadline. */
+/* The run that shows the value of f at the initial marking, when f has a
+ * temporal operator whose value has a run for evidence (E X/F/U/G holding
+ * or A X/F/U/G failing) under negations and connectives: a path to where
+ * its operand is due, and from there on the run of the operand's own
+ * operator, and so on down (ctlrun.c), ending in a path, a lasso
+ * (loop_start < run_len) or a run into a deadlock (loop_start ==
+ * run_len).  The role follows the whole formula's value: a witness of a
+ * YES, a counterexample to a NO.  res's segments name the subformula each
+ * part shows.  0 with res's run set, 1 when f has no such run, -1 on no
+ * memory or deadline. */
 int ctl_model_evidence(ctl_model *m, const tree_t *f, int value, result_t *res);
 
 /* What a local check did. */
