@@ -41,7 +41,7 @@ typedef enum { SYM_DONE, SYM_FOUND, SYM_GAVE_UP } sym_status;
 typedef enum { SYM_CHAINING, SYM_BFS } sym_strategy;
 
 /* The order of the blocks: the net's, or FORCE's (places moved towards
- * the transitions that touch them, symbolic.c). */
+ * the transitions that touch them, order.c). */
 typedef enum { SYM_ORDER_NET, SYM_ORDER_FORCE } sym_order;
 
 /* A diagram manager for cn with widths bits[p] (proven bounds: each place
