@@ -89,6 +89,7 @@ sym_t *sym_new(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uin
         return NULL;
     }
     budget_t table = budget_carve(budget, CARVE_SYMBOLIC_TABLE);
+    s->count_bytes = budget_carve(budget, CARVE_SYMBOLIC_COUNT).bytes;
     size_t maxnodes = table.bytes / BYTES_PER_NODE;
     if (maxnodes > INT_MAX / 2)
         maxnodes = INT_MAX / 2;

@@ -1,6 +1,7 @@
 /* The most tokens in one place and in one marking of the reachable set,
  * read off the diagram. */
 #include "symbolic/symint.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 
@@ -11,13 +12,17 @@
 static int max_weight(sym_t *s, BDD f, uint64_t *out)
 {
     int levels = (int)(2 * s->nbits);
-    uint64_t *prefix = calloc((size_t)levels + 2, sizeof *prefix);
-    int nodes = bdd_getallocnum();
-    uint64_t *best = malloc((size_t)nodes * sizeof *best);
-    uint8_t *done = calloc((size_t)nodes, 1);
-    size_t cap = 64, top = 0;
-    BDD *stack = malloc(cap * sizeof *stack);
-    int ok = prefix && best && done && stack;
+    size_t nodes = (size_t)bdd_getallocnum(), nprefix = (size_t)levels + 2;
+    uint64_t *prefix = NULL, *best = NULL;
+    uint8_t *done = NULL;
+    BDD *stack = NULL;
+    /* charged to the engine's symbolic.count bytes, as the counts are */
+    size_t charged = 0, limit = s->count_bytes, pcap = 0, bcap = 0, dcap = 0, cap = 0, top = 0;
+    int ok =
+        grow_charged(&prefix, &pcap, nprefix, sizeof *prefix, nprefix, &charged, limit, 1) == 0 &&
+        grow_charged(&best, &bcap, nodes, sizeof *best, nodes, &charged, limit, 0) == 0 &&
+        grow_charged(&done, &dcap, nodes, sizeof *done, nodes, &charged, limit, 1) == 0 &&
+        grow_charged(&stack, &cap, 64, sizeof *stack, 64, &charged, limit, 0) == 0;
     for (uint32_t bi = 0; ok && bi < s->nblocks; bi++) {
         const blk *b = &s->blocks[bi];
         for (uint32_t i = 0; i < b->width; i++)
@@ -39,14 +44,10 @@ static int max_weight(sym_t *s, BDD f, uint64_t *out)
         for (int k = 0; k < 2; k++) {
             BDD c = kids[k];
             if (c != bdd_false() && c != bdd_true() && !done[c]) {
-                if (top == cap) {
-                    BDD *more = realloc(stack, 2 * cap * sizeof *stack);
-                    if (!more) {
-                        ok = 0;
-                        break;
-                    }
-                    stack = more;
-                    cap *= 2;
+                if (grow_charged(&stack, &cap, top + 1, sizeof *stack, 64, &charged, limit,
+                                 0) < 0) {
+                    ok = 0;
+                    break;
                 }
                 stack[top++] = c;
                 pushed = 1;

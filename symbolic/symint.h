@@ -41,6 +41,7 @@ typedef struct trel {
 struct sym {
     const cnet_t *cn;
     const budget_t *budget;
+    size_t count_bytes;            /* for the walks that count (symbolic.count) */
     uint32_t nblocks, nbits, ngroups;
     blk *blocks;
     uint32_t *block_of, *pos_in;   /* per place: its block, its value in a group */
