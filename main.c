@@ -13,8 +13,9 @@
 
 static volatile int interrupted;
 
-/* The first SIGINT or SIGTERM asks the search to stop at its next clock
- * check and report UNKNOWN with what it found; a second one, for a user
+/* The first SIGINT or SIGTERM asks the command to stop at its next look at
+ * the budget (readers look at every element, searches at their clock
+ * checks) and report UNKNOWN with what it found; a second one, for a user
  * who will not wait even that long, ends the process the default way. */
 static void on_signal(int sig)
 {
@@ -37,7 +38,6 @@ int main(int argc, char **argv)
 {
     budget_t budget;
     budget_init(&budget, &interrupted);
-    catch_stop_signals();
     if (argc < 2) {
         commands_help(stderr);
         return EXIT_ERROR;
@@ -71,6 +71,10 @@ int main(int argc, char **argv)
         return 0;
     }
     command_fn run = command_by_name(cmd);
+    /* the rest (info, convert, draw, ...) has no answer to give when
+     * stopped: the default action ends it at once */
+    if (command_answers_signals(cmd))
+        catch_stop_signals();
     if (run)
         return run(argc - 1, argv + 1, &budget);
     return usage_error("unknown command '%s'", cmd);

@@ -3,12 +3,18 @@
 #include "base/clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define MIB ((size_t)1 << 20)
+/* the reading code's own growth (grown), with room for a huge page */
+#define STAGES_OWN_BYTES (4 * MIB)
+
+static void put_bytes(FILE *out, size_t bytes);
 
 /* BenchKit kills the run when its time confinement ends: searching stops
  * this long before, a hundredth of it, at least 0.8 s and at most 30 s (the
@@ -241,6 +247,148 @@ double budget_left(const budget_t *b)
 int budget_expired(const budget_t *b)
 {
     return *b->interrupted || (b->deadline && mono_now() >= b->deadline);
+}
+
+/* ---- the stages before a search ---- */
+
+typedef enum { GO, STOP_TIME, STOP_MEMORY, STOP_SIGNAL } stop_cause;
+
+static struct {
+    budget_t *b;            /* lent, or NULL */
+    const char *stage;
+    unsigned calls;
+    stop_cause stop;
+    char reason[96];
+    int statm;              /* /proc/self/statm, or -1 */
+    size_t resident0;       /* the process's size when lent */
+} lent = {.statm = -1};
+
+/* The process's resident bytes: what a memory limit, a container's or
+ * BenchKit's, measures.  Without /proc the peak size, which stages that
+ * mostly grow match closely. */
+static size_t resident_bytes(void)
+{
+    char buf[128];
+    ssize_t n = lent.statm >= 0 ? pread(lent.statm, buf, sizeof buf - 1, 0) : -1;
+    if (n > 0) {
+        buf[n] = '\0';
+        unsigned long long size, resident;
+        long page = sysconf(_SC_PAGESIZE);
+        if (sscanf(buf, "%llu %llu", &size, &resident) == 2 && page > 0 &&
+            resident <= SIZE_MAX / (size_t)page)
+            return (size_t)resident * (size_t)page;
+    }
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0 &&
+        (unsigned long)ru.ru_maxrss <= SIZE_MAX / 1024)
+        return (size_t)ru.ru_maxrss * 1024;   /* kilobytes on Linux */
+    return 0;
+}
+
+/* What the stages have grown the process by, less their own code and
+ * buffers (libxml2's pages and parser, a flex scanner's tables: about a
+ * MiB), which are part of the fixed overhead and never the budget's. */
+static size_t grown(void)
+{
+    size_t now = resident_bytes(), own = lent.resident0 + STAGES_OWN_BYTES;
+    return now > own ? now - own : 0;
+}
+
+static int stop(stop_cause cause)
+{
+    static const char *const why[] = {
+        [STOP_TIME] = "time limit reached",
+        [STOP_MEMORY] = "memory budget exhausted",
+        [STOP_SIGNAL] = "interrupted",
+    };
+    lent.stop = cause;
+    snprintf(lent.reason, sizeof lent.reason, "%s while %s", why[cause], lent.stage);
+    return 1;
+}
+
+void budget_lend(budget_t *b)
+{
+    if (lent.statm < 0)
+        lent.statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    lent.b = b;
+    lent.stage = "reading";
+    lent.calls = 0;
+    lent.stop = GO;
+    lent.reason[0] = '\0';
+    lent.resident0 = resident_bytes();
+}
+
+void budget_stage(const char *stage)
+{
+    if (lent.b)
+        lent.stage = stage;
+}
+
+int budget_check(void)
+{
+    if (!lent.b)
+        return 0;
+    if (lent.stop != GO)
+        return 1;
+    if (*lent.b->interrupted)
+        return stop(STOP_SIGNAL);
+    if (lent.b->deadline && mono_now() >= lent.b->deadline)
+        return stop(STOP_TIME);
+    if (grown() > lent.b->bytes)
+        return stop(STOP_MEMORY);
+    return 0;
+}
+
+int budget_poll(void)
+{
+    if (!lent.b)
+        return 0;
+    if (lent.stop != GO)
+        return 1;
+    /* the flag is one load; a signal is answered at once */
+    if (*lent.b->interrupted)
+        return stop(STOP_SIGNAL);
+    if (++lent.calls % BUDGET_POLL_EVERY)
+        return 0;
+    return budget_check();
+}
+
+int budget_stopped(void)
+{
+    return lent.b && lent.stop != GO;
+}
+
+const char *budget_stop_reason(void)
+{
+    return lent.stop != GO ? lent.reason : NULL;
+}
+
+int budget_return(budget_t *b, int done)
+{
+    if (!lent.b)
+        return 0;
+    if (!done || budget_check()) {
+        lent.b = NULL;
+        return lent.stop != GO;
+    }
+    /* the model stays while the search runs: what it took is not the
+     * search's; the part of a MiB is left to the fixed overhead */
+    size_t model = grown() & ~(MIB - 1);
+    int stopped = model >= b->bytes && stop(STOP_MEMORY);
+    lent.b = NULL;
+    if (stopped)
+        return 1;
+    if (model) {
+        b->bytes -= model;
+        if (b->log) {
+            fprintf(b->log, "budget: the model takes ");
+            put_bytes(b->log, model);
+            fprintf(b->log, ", the search gets ");
+            put_bytes(b->log, b->bytes);
+            fprintf(b->log, "\n");
+        }
+    }
+    return 0;
 }
 
 /* ---- carves ---- */

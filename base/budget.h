@@ -123,6 +123,50 @@ const char *budget_carve_name(budget_carve_id id);
  * each property of a file gets the whole --timeout, as it would alone. */
 budget_t budget_restart(const budget_t *parent);
 
+/* ---- the stages before a search ----
+ *
+ * Reading a model and its property, unfolding a colored net and compiling
+ * the net come before any search, in code that is handed no budget: a
+ * reader has the plugin API's signature (readfunc_t), and the net's
+ * builder (netconv.h) serves every reader.  So the command lends the run's
+ * budget to these stages (budget_lend), each says what it is doing
+ * (budget_stage), and their loops ask budget_poll at every element.  It
+ * says stop once the deadline has passed, a signal has come, or the
+ * process has grown by more than the budget's bytes since the lending
+ * (its resident size, which is what a user's memory limit sees, less 4 MiB
+ * for the readers' own code and buffers); the
+ * answer then stays stop until the budget is returned.  A stage told to
+ * stop returns as on an error but prints nothing (nc_error is silent
+ * then), and the command answers UNKNOWN with budget_stop_reason:
+ * "time limit reached while reading". */
+
+/* Lends b to the stages, "reading" first; its bytes count from the
+ * process's size now. */
+void budget_lend(budget_t *b);
+/* What the stages do now: "reading", "unfolding", "compiling" (a string
+ * that lives as long as the lending). */
+void budget_stage(const char *stage);
+/* 1 when the stages must stop, else 0; 0 when nothing is lent.  Cheap
+ * enough for every element: it looks at the clock and the size only every
+ * BUDGET_POLL_EVERY calls. */
+#define BUDGET_POLL_EVERY 1024
+int budget_poll(void);
+/* budget_poll looking at once: for loops whose steps are long. */
+int budget_check(void);
+/* Whether the stages were told to stop, without looking again: 0 when
+ * nothing is lent. */
+int budget_stopped(void);
+/* Why the stages stopped, "memory budget exhausted while unfolding": while
+ * lent, and after budget_return until the next lending; NULL when they
+ * did not. */
+const char *budget_stop_reason(void);
+/* Ends the lending.  done: the stages succeeded; then one last check,
+ * and b's bytes become what the search may add: less what the stages made
+ * the process grow (whole MiB, told on b's log).  Returns 1 when a limit
+ * stopped them (budget_stop_reason says which until the next lending),
+ * else 0: after a failure (!done), the failure was the stage's own. */
+int budget_return(budget_t *b, int done);
+
 /* "budget: 64 MiB (--mem), 5 s (--timeout)" for the run, "budget:
  * ctl.states: 21.3 MiB, 5 s" for a carve; one line on out. */
 void budget_report(const budget_t *b, FILE *out);

@@ -2,6 +2,7 @@
  * Everything a checker touches per state lives in a few contiguous arrays
  * indexed by transition, so successor generation walks memory linearly. */
 #include "base/netconv.h"
+#include "base/budget.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,10 @@ static int build_dependencies(cnet_t *cn)
         stamp[u] = UINT32_MAX;
     uint32_t n = 0;
     for (uint32_t t = 0; t < T; t++) {
+        if (budget_poll()) {
+            free(stamp);
+            return -1;
+        }
         cn->dep_start[t] = n;
         for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
             uint32_t p = cn->eff_place[i];
@@ -213,6 +218,8 @@ const cnet_t *nc_compile(net_t *net)
     }
     uint32_t nn = 0, ne = 0, npre = 0, npost = 0;
     for (uint32_t t = 0; t < T; t++) {
+        if (budget_poll())
+            goto oom;   /* nc_error is silent then */
         cn->need_start[t] = nn;
         cn->eff_start[t] = ne;
         cn->pre_start[t] = npre;

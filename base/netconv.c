@@ -1,5 +1,6 @@
 /* netconv: building, indexing and compiling the intermediate net. */
 #include "base/netconv.h"
+#include "base/budget.h"
 #include "base/grow.h"
 #include "base/strmap.h"
 
@@ -33,10 +34,14 @@ static void vmessage(const char *file, long line, long col, const char *kind,
     fputc('\n', stderr);
 }
 
+/* A reader that a limit stopped (budget.h) fails on whatever it was
+ * doing; what it would say about that is not about its input. */
 void nc_error(const char *file, long line, const char *fmt, ...)
 {
     va_list ap;
     errors++;
+    if (budget_stopped())
+        return;
     va_start(ap, fmt);
     vmessage(file, line, 0, "", fmt, ap);
     va_end(ap);
@@ -46,6 +51,8 @@ void nc_error_col(const char *file, long line, long col, const char *fmt, ...)
 {
     va_list ap;
     errors++;
+    if (budget_stopped())
+        return;
     va_start(ap, fmt);
     vmessage(file, line, col, "", fmt, ap);
     va_end(ap);
@@ -54,7 +61,7 @@ void nc_error_col(const char *file, long line, long col, const char *fmt, ...)
 void nc_warning(const char *file, long line, const char *fmt, ...)
 {
     va_list ap;
-    if (verbosity < 1)
+    if (verbosity < 1 || budget_stopped())
         return;
     va_start(ap, fmt);
     vmessage(file, line, 0, "warning: ", fmt, ap);
@@ -90,6 +97,7 @@ const char *nc_status_text(int status)
     case NC_ERR_BAD_INDEX: return "no such place or transition";
     case NC_ERR_DUPLICATE_ARC: return "duplicate arc";
     case NC_ERR_OVERFLOW: return "count too large";
+    case NC_ERR_STOPPED: return "stopped by a limit";
     }
     return "unknown error";
 }
@@ -291,6 +299,8 @@ static void invalidate_name_indexes(net_t *net)
 
 int nc_create_place(net_t *net, const char *id, const char *name, nc_count initial)
 {
+    if (budget_poll())
+        return NC_ERR_STOPPED;
     if (net->nplaces >= NC_MAX_NODES)
         return NC_ERR_TOO_MANY;
     if (initial > NC_COUNT_MAX)
@@ -323,6 +333,8 @@ int nc_create_place(net_t *net, const char *id, const char *name, nc_count initi
 
 int nc_create_transition(net_t *net, const char *id, const char *name)
 {
+    if (budget_poll())
+        return NC_ERR_STOPPED;
     if (net->ntransitions >= NC_MAX_NODES)
         return NC_ERR_TOO_MANY;
     if (id && index_find(net->transition_ids, id) >= 0)
@@ -353,6 +365,8 @@ int nc_create_transition(net_t *net, const char *id, const char *name)
 int nc_create_arc(net_t *net, nc_arc_kind kind, uint32_t place, uint32_t transition,
                   nc_count weight, int merge)
 {
+    if (budget_poll())
+        return NC_ERR_STOPPED;
     if (place >= net->nplaces || transition >= net->ntransitions)
         return NC_ERR_BAD_INDEX;
     if (weight < 1)

@@ -121,6 +121,9 @@ enum nc_status {
     NC_ERR_BAD_INDEX = -5,
     NC_ERR_DUPLICATE_ARC = -6,  /* same place, transition and kind again */
     NC_ERR_OVERFLOW = -7,
+    /* the stages before a search were told to stop (budget_poll): every
+     * reader builds its net here, so each one stops at a limit */
+    NC_ERR_STOPPED = -8,
 };
 const char *nc_status_text(int status);
 
@@ -156,7 +159,9 @@ int64_t nc_find_transition_by_name(net_t *net, const char *name);
 
 /* ---- messages ----
  * nc_error/nc_warning print "FILE:LINE: message" (line 0 omits it) on
- * stderr.  Warnings and nc_info appear only at verbosity >= 1 (-v). */
+ * stderr.  Warnings and nc_info appear only at verbosity >= 1 (-v).
+ * Neither prints once a limit has stopped the reading (budget_stopped):
+ * the command then answers UNKNOWN with the limit instead. */
 void nc_set_verbosity(int level);
 int nc_verbosity(void);
 void nc_error(const char *file, long line, const char *fmt, ...)

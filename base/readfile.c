@@ -1,4 +1,5 @@
 #include "base/readfile.h"
+#include "base/budget.h"
 #include "base/grow.h"
 #include "base/netconv.h"
 
@@ -6,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define READ_STEP ((size_t)1 << 20)
 
 char *read_file(const char *path, size_t max_bytes, size_t *len)
 {
@@ -19,11 +22,18 @@ char *read_file(const char *path, size_t max_bytes, size_t *len)
     const char *why = buf ? NULL : "out of memory";
     char toolarge[64];
     while (!why) {
-        n += fread(buf + n, 1, cap - n - 1, f);   /* room for the NUL */
+        /* a MiB at a time, so that a limit stops a large file early */
+        size_t room = cap - n - 1, want = room < READ_STEP ? room : READ_STEP;
+        size_t got = fread(buf + n, 1, want, f);   /* room for the NUL */
+        n += got;
         if (ferror(f)) {
             why = strerror(errno);
-        } else if (n < cap - 1) {
+        } else if (budget_check()) {
+            why = "stopped";   /* not printed: nc_error is silent then */
+        } else if (got < want) {
             break;
+        } else if (n < cap - 1) {
+            continue;
         } else if (cap - 1 >= max_bytes) {
             snprintf(toolarge, sizeof toolarge, "larger than %zu MiB", max_bytes >> 20);
             why = toolarge;

@@ -12,9 +12,17 @@ void result_init(result_t *r)
     r->loop_start = RESULT_NO_LOOP;
 }
 
+static void drop_segments(result_t *r)
+{
+    free(r->segments);
+    r->segments = NULL;
+    r->nsegments = 0;
+}
+
 void result_clear(result_t *r)
 {
     free(r->run);
+    free(r->segments);
     result_init(r);
 }
 
@@ -23,6 +31,7 @@ void result_unknown(result_t *r, const char *reason)
     r->answer = ANSWER_UNKNOWN;
     snprintf(r->reason, sizeof r->reason, "%s", reason);
     free(r->run);
+    drop_segments(r);
     r->run = NULL;
     r->run_len = 0;
     r->role = RUN_NONE;
@@ -37,10 +46,25 @@ int result_set_run(result_t *r, run_role role, const uint32_t *run, size_t len, 
     if (len)
         memcpy(copy, run, len * sizeof *copy);
     free(r->run);
+    drop_segments(r);
     r->run = copy;
     r->run_len = len;
     r->role = role;
     r->loop_start = loop_start;
+    return 0;
+}
+
+int result_set_segments(result_t *r, const run_segment *segments, size_t n)
+{
+    run_segment *copy = NULL;
+    if (n) {
+        if (n > SIZE_MAX / sizeof *copy || !(copy = malloc(n * sizeof *copy)))
+            return -1;
+        memcpy(copy, segments, n * sizeof *copy);
+    }
+    drop_segments(r);
+    r->segments = copy;
+    r->nsegments = n;
     return 0;
 }
 

@@ -14,6 +14,15 @@ typedef enum { RUN_NONE, RUN_WITNESS, RUN_COUNTEREXAMPLE } run_role;
 
 #define RESULT_NO_LOOP SIZE_MAX
 
+/* A part of a run that shows one subformula of a nested property (CTL's
+ * evidence follows the obligation down, ctlrun.c): from the marking after
+ * `start` steps, the run shows that `formula` holds (or fails). */
+typedef struct run_segment {
+    size_t start;
+    int holds;
+    char formula[160];   /* in the property's own text; cut with "..." */
+} run_segment;
+
 typedef struct result {
     answer_t answer;
     char reason[160];          /* why UNKNOWN: "memory budget exhausted" */
@@ -24,6 +33,11 @@ typedef struct result {
     /* Index into run where a lasso's loop starts; RESULT_NO_LOOP for a
      * finite run; run_len for a run ending in a deadlock that repeats. */
     size_t loop_start;
+    /* What the parts of the run show, in run order, the first starting
+     * at 0 (CTL's runs have them; printed only when there are two or
+     * more); malloc'd. */
+    run_segment *segments;
+    size_t nsegments;
 
     /* statistics */
     uint64_t states, edges;
@@ -32,6 +46,8 @@ typedef struct result {
     char techniques[128];      /* space-separated MCC technique names */
     char net_note[96];         /* what the search ran on, when not the net given */
 } result_t;
+
+typedef enum { FAIRNESS_NONE, FAIRNESS_WEAK, FAIRNESS_STRONG } check_fairness;
 
 typedef struct check_options {
     /* time, bytes and the interrupt flag: the run's, or a part a caller
@@ -47,6 +63,11 @@ typedef struct check_options {
     /* LTL without X: partial-order reduction (stubborn sets, checkers/
      * stubborn.h) in the product search */
     int partial_order;
+    /* LTL: only fair runs count (checkers/ltl/fairscc.h): weak or strong
+     * fairness on the transitions t with fair_set[t] != 0 (every
+     * transition when fair_set is NULL) */
+    check_fairness fairness;
+    const uint8_t *fair_set;
     /* --pack=off: variable-length keys even when every place has a proven
      * bound (explore.c), for comparisons */
     int variable_keys;
@@ -58,8 +79,10 @@ typedef struct check_options {
 void result_init(result_t *r);
 void result_clear(result_t *r);
 void result_unknown(result_t *r, const char *reason);
-/* Replaces the run; 0, or -1 on no memory. */
+/* Replaces the run (and drops its segments); 0, or -1 on no memory. */
 int result_set_run(result_t *r, run_role role, const uint32_t *run, size_t len, size_t loop_start);
+/* Gives the run its segments (copied); 0, or -1 on no memory. */
+int result_set_segments(result_t *r, const run_segment *segments, size_t n);
 void result_add_technique(result_t *r, const char *tech);
 
 #endif

@@ -24,6 +24,11 @@ int reduced_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
 void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                  const check_options *opt, result_t *res)
 {
+    if (kind == KIND_LTL && opt->fairness != FAIRNESS_NONE) {
+        /* agglomeration merges and drops the transitions fairness names */
+        result_unknown(res, "the reduce checker does not support fairness");
+        return;
+    }
     if (kind == KIND_LTL && !reduce_keeps_ltl(formula)) {
         /* X, deadlock or actions would see the steps agglomeration drops */
         explicit_run(cn, formula, kind, opt, res);
@@ -36,7 +41,7 @@ void reduced_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
     budget_t reducing = budget_carve(opt->budget, CARVE_REDUCE);
     int observed = reduce_observe(cn, formula, &obs);
     obs.lassos = kind == KIND_LTL;
-    if (observed < 0 || !(r = reduce_build(cn, &obs, budget_seconds(&reducing)))) {
+    if (observed < 0 || !(r = reduce_build(cn, &obs, &reducing))) {
         result_unknown(res, "out of memory while reducing the net");
         goto out;
     }

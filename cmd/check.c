@@ -3,13 +3,18 @@
  * model as evidence. */
 #include "cmd/commands.h"
 #include "checkers/checkers.h"
+#include "cmd/fairness.h"
+#include "cmd/jsonout.h"
 #include "cmd/language.h"
+#include "cmd/mccprops.h"
 #include "cmd/options.h"
 #include "cmd/proplist.h"
 #include "cmd/report.h"
+#include "base/readfile.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,40 +55,118 @@ typedef struct check_args {
     const char *lang, *checker, *kind, *xml;
     const char *model, *property;
     check_options opt;
-    const budget_t *budget;
+    budget_t *budget;           /* the run's: lent to the stages before the search */
     int quiet, verbose;
     int expect;             /* --expect: the property file must give answers */
     int finite_runs;        /* --finite-runs: 0 the language's default, 1 repeat, 2 ignore */
+    fairness_args fair;     /* --fair, --fair-set */
+    int json;               /* --json: JSON objects instead of text */
 } check_args;
 
-static int run_property_list(check_args *a, const input_type *it, const checker_type *chk,
-                             net_t *net, int *handled)
+/* Fairness is judged on the model's own transitions, in the product
+ * search of the explicit LTL checker (checkers/ltl/fairscc.h); the
+ * stubborn row runs that search without its reduction under fairness. */
+static int fairness_supported(const checker_type *chk, prop_kind kind, const char *property)
 {
-    *handled = 0;
-    prop_list_reader read = property_list_reader(it);
-    if (read) {
-        prop_entry *v;
-        size_t n;
-        if (read(a->property, net, &v, &n) < 0) {
-            *handled = 1;
-            return EXIT_ERROR;
-        }
-        if (!n && !a->expect)
-            return 0;   /* a plain formula file */
-        *handled = 1;
-        if (!n) {
-            nc_error(a->property, 0, "--expect: no numbered properties with answers in this file");
-            return EXIT_ERROR;
-        }
-        int rc = check_property_list(net, it, chk, v, n, &a->opt, a->quiet, a->verbose,
-                                     a->expect, a->property, a->xml);
-        prop_list_free(v, n);
-        return rc;
+    if (kind != KIND_AUTO && kind != KIND_LTL) {
+        fprintf(stderr, "%s: fairness (--fair or #fair) applies to ltl properties only, not %s\n",
+                property ? property : "mck", prop_kind_name(kind));
+        return 0;
     }
-    if (a->expect)
-        *handled = 1;
-    return a->expect ? (nc_error(a->property, 0, "--expect: %s property files hold no expected "
-                                 "answers", it->name), EXIT_ERROR) : 0;
+    if (strcmp(chk->name, "explicit") && strcmp(chk->name, "stubborn")) {
+        fprintf(stderr, "mck: checker %s does not support fairness (explicit and stubborn do)\n",
+                chk->name);
+        return 0;
+    }
+    return 1;
+}
+
+/* A limit stopped the stages before the search (budget.h): UNKNOWN, with
+ * the limit and the stage, and no search. */
+static int report_stopped(check_args *a, net_t *net, prop_kind kind)
+{
+    result_t res;
+    result_init(&res);
+    result_unknown(&res, budget_stop_reason());
+    int rc = report_result(stdout, net, NULL, &res, a->quiet, budget_elapsed(a->budget));
+    if (a->xml) {
+        /* stopped while reading, the verdict names the model by its file */
+        char *stem = net ? NULL : path_stem(a->model);
+        net_t *named = net ? net : stem ? nc_create_net(stem, a->model) : NULL;
+        if (!named || write_verdict_file(a->xml, named, a->property, kind, &res) < 0)
+            rc = EXIT_ERROR;
+        if (named != net)
+            nc_free_net(named);
+        free(stem);
+    }
+    result_clear(&res);
+    return rc;
+}
+
+/* After a stage before the search failed: UNKNOWN when a limit stopped
+ * it, the error it printed otherwise.  Ends the lending either way. */
+static int stage_failed(check_args *a, net_t *net, prop_kind kind)
+{
+    return budget_return(a->budget, 0) ? report_stopped(a, net, kind) : EXIT_ERROR;
+}
+
+/* The stages done, the net compiled: the search gets the bytes the model
+ * left (0), or a limit stopped them (an exit status). */
+static int stages_done(check_args *a, net_t *net, prop_kind kind)
+{
+    budget_stage("compiling");
+    int compiled = nc_compile(net) != NULL;
+    if (budget_return(a->budget, compiled))
+        return report_stopped(a, net, kind);
+    return compiled ? 0 : EXIT_ERROR;
+}
+
+/* A file of several properties (MCC XML, RERS's numbered lists, named
+ * formulas) into items: 1 when it is one, 0 when the file is one formula,
+ * -1 after an error message. */
+static int read_property_list(const check_args *a, const input_type *it, net_t *net,
+                              prop_kind kind, check_item **items, size_t *n)
+{
+    *items = NULL;
+    *n = 0;
+    if (looks_like_xml(a->property))
+        return mcc_property_items(a->property, net, kind, items, n) < 0 ? -1 : 1;
+    prop_list_reader read = property_list_reader(it);
+    prop_entry *v;
+    size_t nv;
+    if (!read)
+        return 0;
+    if (read(a->property, net, kind, &v, &nv) < 0)
+        return -1;
+    if (!nv)
+        return 0;
+    if (check_items_from_entries(v, nv, items) < 0) {
+        nc_error(a->property, 0, "out of memory");
+        return -1;
+    }
+    *n = nv;
+    return 1;
+}
+
+static int run_property_list(check_args *a, const input_type *it, const checker_type *chk,
+                             net_t *net, prop_kind kind, json_check *jc, int *handled)
+{
+    check_item *items;
+    size_t n;
+    int list = read_property_list(a, it, net, kind, &items, &n);
+    *handled = list != 0 || a->expect;
+    if (list < 0)
+        return stage_failed(a, net, kind == KIND_AUTO ? KIND_LTL : kind);
+    if (!list)
+        return a->expect ? (nc_error(a->property, 0, "--expect: no properties with expected "
+                                     "answers in this file"), EXIT_ERROR) : 0;
+    const list_run lr = { it, chk, &a->opt, a->quiet, a->verbose, a->expect, a->property,
+                          a->xml, jc };
+    int rc = stages_done(a, net, kind == KIND_AUTO ? KIND_LTL : kind);
+    if (!rc)
+        rc = check_property_list(net, items, n, &lr);
+    check_items_free(items, n);
+    return rc;
 }
 
 static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
@@ -97,29 +180,49 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     }
     if (kind != KIND_DL && kind != KIND_AUTO && !a->property)
         return usage_error("kind %s needs a PROPERTY file", prop_kind_name(kind));
+    if (!a->property)
+        kind = KIND_DL;
+    /* --timeout, --mem and the signals hold from here: reading, unfolding
+     * and compiling are on the run's clock and in its memory */
+    budget_lend(a->budget);
     net_t *net = read_model(it, a->model);
     if (!net)
-        return EXIT_ERROR;
+        return stage_failed(a, NULL, kind);
     a->opt.ltl_infinite_only = a->finite_runs ? a->finite_runs == 2 : net->ltl_infinite_only;
-    if (a->property && (kind == KIND_AUTO || kind == KIND_LTL)) {
-        int handled, rc = run_property_list(a, it, chk, net, &handled);
+    uint8_t *fair_set = NULL;
+    if (fairness_setup(&a->fair, net, a->property, &a->opt, &fair_set) < 0 ||
+        (a->opt.fairness && !fairness_supported(chk, kind, a->property))) {
+        int rc = stage_failed(a, net, kind);
+        free(fair_set);
+        nc_free_net(net);
+        return rc;
+    }
+    json_check jc;
+    if (a->json)
+        json_check_init(&jc, stdout, a->model, it, chk);
+    if (a->property) {
+        budget_stage("reading");
+        int handled, rc = run_property_list(a, it, chk, net, kind, a->json ? &jc : NULL,
+                                            &handled);
         if (handled) {
+            free(fair_set);
             nc_free_net(net);
             return rc;
         }
     }
     tree_t *f = NULL;
-    if (a->property) {
-        f = it->formfunc(a->property, net, &kind);
-        if (!f) {
-            nc_free_net(net);
-            return EXIT_ERROR;
-        }
-    } else {
-        kind = KIND_DL;
-    }
     int rc = EXIT_ERROR;
     char why[200] = "";
+    if (a->property) {
+        budget_stage("reading");
+        f = it->formfunc(a->property, net, &kind);
+        if (!f) {
+            rc = stage_failed(a, net, kind);
+            goto out;
+        }
+    }
+    if (a->opt.fairness && !fairness_supported(chk, kind, a->property))
+        goto out;
     if (!(chk->kinds & KINDS_BIT(kind))) {
         fprintf(stderr, "mck: checker %s does not support kind %s\n", chk->name,
                 prop_kind_name(kind));
@@ -129,23 +232,31 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
         fprintf(stderr, "%s: %s\n", a->property ? a->property : a->model, why);
         goto out;
     }
-    const cnet_t *cn = nc_compile(net);
-    if (!cn)
+    if ((rc = stages_done(a, net, kind)) != 0)
         goto out;
+    const cnet_t *cn = nc_compile(net);   /* compiled by stages_done */
     result_t res;
     result_init(&res);
     a->opt.want_run = 1;
-    /* the search's clock starts now, as each property's of a file does */
-    budget_t question = budget_restart(a->budget);
-    a->opt.budget = &question;
-    chk->run(cn, f, kind, &a->opt, &res);
+    /* one question: its clock is the run's, which started with mck, so
+     * that reading and searching together end within --timeout */
     a->opt.budget = a->budget;
+    chk->run(cn, f, kind, &a->opt, &res);
     if (res.role != RUN_NONE && !replay_ok(cn, &res, f, kind)) {
         fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
         result_clear(&res);
+        rc = EXIT_ERROR;
         goto out;
     }
-    rc = report_result(stdout, net, it->outputfunc, &res, a->quiet, budget_elapsed(a->budget));
+    if (a->json) {
+        const json_about about = { a->property, kind, -1 };
+        json_check_result(&jc, &about, net, it->outputfunc, &res, a->quiet,
+                          budget_elapsed(a->budget));
+        rc = answer_status(res.answer);
+    } else {
+        rc = report_result(stdout, net, it->outputfunc, &res, a->quiet,
+                           budget_elapsed(a->budget));
+    }
     /* a user who stopped a run wants to know how far it got */
     if (a->verbose || (*a->budget->interrupted && !a->quiet))
         report_statistics(stderr, &res);
@@ -154,6 +265,7 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     result_clear(&res);
 out:
     tree_free(f);
+    free(fair_set);
     nc_free_net(net);
     return rc;
 }
@@ -162,7 +274,8 @@ int check_main(int argc, char **argv, budget_t *budget)
 {
     /* the Kit's spelling: mck LANG:CHECKER[-KIND] ... */
     const char *kit_spec = strchr(argv[0], ':') ? argv[0] : NULL;
-    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT };
+    enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT,
+           OPT_FAIR, OPT_FAIR_SET, OPT_JSON };
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"kind", required_argument, NULL, 'k'},
@@ -177,6 +290,9 @@ int check_main(int argc, char **argv, budget_t *budget)
         {"finite-runs", required_argument, NULL, OPT_FINITE},
         {"pack", required_argument, NULL, OPT_PACK},
         {"compact", required_argument, NULL, OPT_COMPACT},
+        {"fair", required_argument, NULL, OPT_FAIR},
+        {"fair-set", required_argument, NULL, OPT_FAIR_SET},
+        {"json", no_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -209,6 +325,7 @@ int check_main(int argc, char **argv, budget_t *budget)
             break;
         case OPT_XML: a.xml = optarg; break;
         case OPT_EXPECT: a.expect = 1; break;
+        case OPT_JSON: a.json = 1; break;
         case OPT_FINITE:
             if (!strcmp(optarg, "repeat"))
                 a.finite_runs = 1;
@@ -229,6 +346,12 @@ int check_main(int argc, char **argv, budget_t *budget)
             else
                 return usage_error("--compact takes 'on' or 'off', not '%s'", optarg);
             break;
+        case OPT_FAIR:
+            if (fairness_parse_mode(optarg, &a.fair.mode) < 0)
+                return usage_error("--fair takes 'weak', 'strong' or 'none', not '%s'", optarg);
+            a.fair.given = 1;
+            break;
+        case OPT_FAIR_SET: a.fair.names = optarg; break;
         case 'h': commands_help(stdout); return 0;
         default: return usage_error("%s", "bad option");
         }

@@ -13,6 +13,9 @@ typedef int (*command_fn)(int argc, char **argv, budget_t *budget);
 /* The command called name, or NULL; a name with ':' is the Kit's spelling
  * of check. */
 command_fn command_by_name(const char *name);
+/* Whether a command answers SIGINT and SIGTERM itself (check, properties
+ * and mcc: UNKNOWN, interrupted); the others end the default way. */
+int command_answers_signals(const char *name);
 /* Whether a command takes plugins from the plugin folders (mcc does not:
  * the contest gets exactly the built-in mck). */
 int command_loads_plugins(const char *name);

@@ -6,8 +6,8 @@
 #include "base/strmap.h"
 #include "cmd/commands.h"
 #include "cmd/language.h"
-#include "cmd/proplist.h"
 #include "input/input.h"
+#include "input/namedprops.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -551,8 +551,8 @@ static int read_properties(const input_type *it, net_t *net, const char *path, p
 {
     *v = NULL;
     *n = 0;
-    prop_list_reader read = property_list_reader(it);
-    if (!read) {
+    /* the other languages' lists hold state-based formulas */
+    if (strcmp(it->name, "rers")) {
         nc_error(path, 0, "mck export writes only action-based properties (rers), not %s ones",
                  it->name);
         return -1;
@@ -561,7 +561,7 @@ static int read_properties(const input_type *it, net_t *net, const char *path, p
         nc_error(path, 0, "mck export writes properties only where finite runs do not count");
         return -1;
     }
-    if (read(path, net, v, n) < 0)
+    if (rers_property_lists(path, net, KIND_LTL, v, n) < 0)
         return -1;
     if (*n)
         return 0;

@@ -2,6 +2,7 @@
 #include "cmd/commands.h"
 #include "cmd/language.h"
 #include "cmd/options.h"
+#include "base/json.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -31,22 +32,102 @@ static void list_nodes(const net_t *net)
     }
 }
 
+static void json_nodes(json_writer *j, const net_t *net)
+{
+    json_key(j, "nodes");
+    json_object_begin(j);
+    json_key(j, "places");
+    json_array_begin(j);
+    for (size_t i = 0; i < net->nplaces; i++) {
+        const nc_place *p = &net->places[i];
+        json_object_begin(j);
+        json_member_string(j, "id", p->id);
+        json_member_string(j, "name", p->name);
+        json_member_uint(j, "tokens", p->initial);
+        json_member_string(j, "comment", p->comment);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_key(j, "transitions");
+    json_array_begin(j);
+    for (size_t i = 0; i < net->ntransitions; i++) {
+        const nc_transition *t = &net->transitions[i];
+        json_object_begin(j);
+        json_member_string(j, "id", t->id);
+        json_member_string(j, "name", t->name);
+        json_member_string(j, "comment", t->comment);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_object_end(j);
+}
+
+/* The same facts as the text, as one object (the man page's JSON section). */
+static void json_info(const char *path, const input_type *it, const net_t *net,
+                      const nc_summary *s, int verbose)
+{
+    json_writer jw, *j = &jw;
+    json_init(j, stdout);
+    json_object_begin(j);
+    json_member_string(j, "type", "model");
+    json_member_string(j, "command", "info");
+    json_member_string(j, "model", path);
+    json_member_string(j, "language", it->name);
+    json_member_string(j, "net", net->name);
+    json_key(j, "colored");
+    if (net->colored.unfolded) {
+        json_object_begin(j);
+        json_member_uint(j, "places", net->colored.places);
+        json_member_uint(j, "transitions", net->colored.transitions);
+        json_member_uint(j, "arcs", net->colored.arcs);
+        json_object_end(j);
+    } else {
+        json_null(j);
+    }
+    json_member_uint(j, "places", s->places);
+    json_member_uint(j, "transitions", s->transitions);
+    json_key(j, "arcs");
+    json_object_begin(j);
+    json_member_uint(j, "total", s->arcs);
+    json_member_uint(j, "place_transition", s->pt_arcs);
+    json_member_uint(j, "transition_place", s->tp_arcs);
+    json_member_uint(j, "read", s->read_arcs);
+    json_object_end(j);
+    json_member_uint(j, "initial_tokens", s->tokens);
+    json_member_bool(j, "initial_tokens_saturated", s->tokens_saturated);
+    json_member_bool(j, "syntactically_safe", s->syntactically_safe);
+    json_key(j, "partition");
+    if (net->nunits) {
+        json_object_begin(j);
+        json_member_uint(j, "units", net->nunits);
+        json_member_bool(j, "claims_safe", net->units_claim_safe);
+        json_object_end(j);
+    } else {
+        json_null(j);
+    }
+    if (verbose)
+        json_nodes(j, net);
+    json_object_end(j);
+}
+
 int info_main(int argc, char **argv, budget_t *budget)
 {
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"verbose", no_argument, NULL, 'v'},
+        {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *lang = NULL;
-    int verbose = 0, c;
+    int verbose = 0, json = 0, c;
     (void)budget;
     optind = 1;
     while ((c = getopt_long(argc, argv, "t:vh", longopts, NULL)) != -1) {
         switch (c) {
         case 't': lang = optarg; break;
         case 'v': verbose++; break;
+        case 'j': json = 1; break;
         case 'h': commands_help(stdout); return 0;
         default: return usage_error("%s", "bad option for info");
         }
@@ -61,6 +142,11 @@ int info_main(int argc, char **argv, budget_t *budget)
         return EXIT_ERROR;
     nc_summary s;
     nc_summarize(net, &s);
+    if (json) {
+        json_info(path, it, net, &s, verbose);
+        nc_free_net(net);
+        return 0;
+    }
     printf("language: %s\n", it->name);
     printf("net: %s\n", net->name);
     if (net->colored.unfolded)

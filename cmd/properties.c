@@ -86,17 +86,27 @@ int properties_main(int argc, char **argv, budget_t *budget)
     budget_set_limits(budget, seconds, bytes, verbose ? stderr : NULL);
     if (verbose)
         budget_report(budget, stderr);
+    /* --timeout, --mem and the signals hold from here (budget.h) */
+    budget_lend(budget);
     net_t *net = load_model(lang, argv[optind], NULL);
-    if (!net)
+    budget_stage("compiling");
+    const cnet_t *cn = net ? nc_compile(net) : NULL;
+    if (budget_return(budget, cn != NULL)) {
+        fprintf(stderr, "mck properties: %s: %s: no properties\n", argv[optind],
+                budget_stop_reason());
+        nc_free_net(net);
+        return 3;
+    }
+    if (!cn) {
+        nc_free_net(net);
         return 2;
-    const cnet_t *cn = nc_compile(net);
-    verdictset_t *vs = cn ? vs_create(net->name) : NULL;
+    }
+    verdictset_t *vs = vs_create(net->name);
     int rc = 2;
     if (vs) {
         gp_result r;
-        /* the search's clock starts now, not while the model was read */
-        budget_t question = budget_restart(budget);
-        opt.budget = &question;
+        /* the run's clock: reading and exploring end within --timeout */
+        opt.budget = budget;
         generic_properties(cn, &opt, &r);
         int ok = 1;
         for (int i = 0; i < GP_COUNT && ok; i++)

@@ -4,6 +4,11 @@
 #include "engine/stateeval.h"
 #include "base/runwalk.h"
 
+int answer_status(answer_t a)
+{
+    return a == ANSWER_YES ? 0 : a == ANSWER_NO ? 1 : 3;
+}
+
 int report_result(FILE *out, net_t *net, outputfunc_t print_run, const result_t *res,
                   int quiet, double seconds)
 {

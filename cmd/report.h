@@ -12,6 +12,8 @@
 int report_result(FILE *out, net_t *net, outputfunc_t print_run, const result_t *res,
                   int quiet, double seconds);
 void report_statistics(FILE *err, const result_t *res);
+/* The exit status of an answer: 0 YES, 1 NO, 3 UNKNOWN. */
+int answer_status(answer_t a);
 
 /* Replays a checker's run on the net: every step enabled, a loop closed, a
  * deadlock ending dead, a dl/reach run ending where it claims.  A checker

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "base/netconv.h"
+#include "base/result.h"
 #include "base/tree.h"
 
 /* What the parser needs for a quoted string (kit-overview.md §7.2). */
@@ -40,5 +41,33 @@ tree_t *formula_parse_text(const char *text, const char *name, const formula_opt
                            net_t *net, void *lang_data, ap_resolver resolve, prop_kind *kind);
 tree_t *formula_parse_file_opts(const char *path, const formula_opts *opts, net_t *net,
                                 void *lang_data, ap_resolver resolve, prop_kind *kind);
+
+/* A property file's "#fair weak|strong [NAMES]" line (formula-syntax.md
+ * §4): mode FAIRNESS_NONE when there is none; names is the rest of the
+ * line (malloc'd, NULL for every transition), line its line number. */
+typedef struct formula_fairness {
+    check_fairness mode;
+    char *names;
+    long line;
+} formula_fairness;
+/* 0, or -1 after "FILE:LINE:COL: message" (or read_file's) on stderr. */
+int formula_read_fairness(const char *path, formula_fairness *out);
+
+/* A file may instead hold several formulas, each "name: formula" with an
+ * optional ";" after it (formula-syntax.md §8).  Each is checked against
+ * kind, or with KIND_AUTO gets its own kind as a lone formula would. */
+typedef struct named_formula {
+    char *name;
+    long line;
+    tree_t *formula;
+    prop_kind kind;
+} named_formula;
+/* 0 with the file's *n formulas in file order; *n is 0 when the file holds
+ * one formula without a name (formula_parse_file reads that).  -1 after
+ * an error message "FILE:LINE:COL: ...". */
+int formula_parse_named_file(const char *path, const formula_opts *opts, net_t *net,
+                             void *lang_data, ap_resolver resolve, prop_kind kind,
+                             named_formula **out, size_t *n);
+void named_formulas_free(named_formula *v, size_t n);
 
 #endif

@@ -30,12 +30,14 @@ static void fyerror(FYLTYPE *loc, yyscan_t scanner, fy_state *st, const char *ms
     int64_t num;
     int op;
     int macro;
+    fy_name named;
 }
 
 %token TRUE "true" FALSE "false" DEADLOCK "deadlock" FIREABLE "fireable"
 %token <op> QUANT LTLOP CTLOP UNTIL REL
-%token NOT IFF IMP AND OR LBRK RBRK LPAR RPAR PLUS MINUS TIMES
+%token NOT IFF IMP AND OR LBRK RBRK LPAR RPAR PLUS MINUS TIMES SEMI
 %token <str> STRING
+%token <named> NAMED
 %token <num> INT
 %token <macro> MACRO
 
@@ -45,6 +47,7 @@ static void fyerror(FYLTYPE *loc, yyscan_t scanner, fy_state *st, const char *ms
 %destructor { fy_node_free(&$$); } <node>
 %destructor { fy_sum_free($$); } <sum>
 %destructor { free($$); } <str>
+%destructor { free($$.name); } <named>
 
 %%
 
@@ -53,7 +56,19 @@ start: formula {
         st->have_result = 1;
         st->start_line = @1.first_line;
         st->start_col = @1.first_column;
-    } ;
+    }
+    | named_list ;
+
+/* "[KIND] name: formula" with an optional ";": the next name or the end
+ * of the file ends a formula as well; "dl name:" has no formula
+ * (formula-syntax.md §8) */
+named_list: named | named_list named ;
+
+named: NAMED formula      { if (fy_add_named(st, &$1, &$2, L(@1), L(@2))) YYERROR; }
+    | NAMED formula SEMI  { if (fy_add_named(st, &$1, &$2, L(@1), L(@2))) YYERROR; }
+    | NAMED               { if (fy_add_named(st, &$1, NULL, L(@1), L(@1))) YYERROR; }
+    | NAMED SEMI          { if (fy_add_named(st, &$1, NULL, L(@1), L(@1))) YYERROR; }
+    ;
 
 formula: equiv ;
 

@@ -23,6 +23,7 @@ typedef void *yyscan_t;
 #define FY_MAX_NODES 100000u
 #endif
 
+
 /* Where the first operator of a class occurs (line 0: nowhere), with the
  * name error messages use for it. */
 typedef struct fy_occ {
@@ -71,6 +72,20 @@ typedef struct fy_macros {
     size_t n, cap;
 } fy_macros;
 
+/* "[KIND] name:", the token before a formula of a file of several. */
+typedef struct fy_name {
+    char *name;
+    prop_kind kind;     /* KIND_AUTO when no kind is written */
+} fy_name;
+
+/* One formula of a file of several (formula-syntax.md §8). */
+typedef struct fy_named {
+    char *name;
+    prop_kind kind;
+    long line, col;
+    fy_node node;       /* node.t NULL for dl */
+} fy_named;
+
 /* Everything one parse needs; also the flex extra data. */
 typedef struct fy_state {
     const char *file;
@@ -95,6 +110,10 @@ typedef struct fy_state {
     int failed;            /* an error has been reported */
     fy_node result;
     int have_result;
+    /* a file of named formulas instead of one result */
+    fy_named *named;
+    size_t nnamed, cap_named;
+    uint64_t named_size;   /* operators and atoms of all of them */
     long start_line, start_col;
 } fy_state;
 
@@ -110,8 +129,16 @@ int fy_macro_find(const fy_macros *m, const char *name);   /* index or -1 */
 void fy_macros_free(fy_macros *m);
 int fy_is_keyword(const char *s);
 
-/* ---- parsing a text (parse.c); the result lands in st->result ---- */
+/* ---- parsing a text (parse.c); the result lands in st->result, or
+ * the named formulas of a list in st->named ---- */
 int fy_parse_text(fy_state *st, const char *text, size_t len, long line, long col);
+/* Appends "[KIND] name: formula" (node NULL: none written, at line/col of
+ * the name); consumes the name and node either way.  0, or -1 after an
+ * error (a name given twice, a list in a macro, a formula missing or one
+ * given to dl, too large). */
+int fy_add_named(fy_state *st, fy_name *name, fy_node *node, long line, long col,
+                 long fline, long fcol);
+void fy_named_free(fy_state *st);
 
 /* ---- scanner (formula.l) ---- */
 int fy_scanner_open(fy_state *st, const char *text, size_t len, yyscan_t *out);

@@ -72,6 +72,8 @@ int fy_directive(fy_state *st, const char *text, long line, long col)
 {
     /* text starts with '#' */
     size_t wlen = strspn(text + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+    if (wlen == 4 && strncmp(text + 1, "fair", 4) == 0 && (!text[5] || strchr(" \t\r", text[5])))
+        return 0;   /* an assumption about the runs, read by fairline.c */
     if (wlen != 6 || strncmp(text + 1, "define", 6) != 0 ||
         (text[7] && !strchr(" \t\r", text[7]))) {
         fy_error(st, line, col, "unknown directive #%.*s", (int)wlen, text + 1);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fyint.h"
+#include "base/grow.h"
 #include "base/readfile.h"
 #include "formula.tab.h"
 
@@ -35,12 +36,61 @@ int fy_parse_text(fy_state *st, const char *text, size_t len, long line, long co
         if (st->have_result)
             fy_node_free(&st->result);
         st->have_result = 0;
+        fy_named_free(st);
         /* bison's own failures (no memory) come without a message */
         if (!st->failed)
             fy_error(st, line, col, "out of memory");
         return -1;
     }
     return 0;
+}
+
+/* ---- named formulas ---- */
+
+void fy_named_free(fy_state *st)
+{
+    for (size_t i = 0; i < st->nnamed; i++) {
+        free(st->named[i].name);
+        fy_node_free(&st->named[i].node);
+    }
+    free(st->named);
+    st->named = NULL;
+    st->nnamed = st->cap_named = 0;
+    st->named_size = 0;
+}
+
+int fy_add_named(fy_state *st, fy_name *name, fy_node *node, long line, long col,
+                 long fline, long fcol)
+{
+    int twice = 0;
+    for (size_t i = 0; i < st->nnamed; i++)
+        twice |= !strcmp(st->named[i].name, name->name);
+    fy_node none = { 0 };
+    if (st->in_macro)
+        fy_error(st, line, col, "a macro is one formula, without a name");
+    else if (twice)
+        fy_error(st, line, col, "formula %s named twice", name->name);
+    else if (node && name->kind == KIND_DL)
+        fy_error(st, fline, fcol, "dl takes no formula");
+    else if (!node && name->kind != KIND_DL)
+        fy_error(st, line, col, "a formula expected after '%s:'", name->name);
+    /* each formula is below the limit; a macro used in many of them must
+     * not multiply it */
+    else if (node && st->named_size + node->size > FY_MAX_NODES)
+        fy_error(st, line, col, "formulas too large (over %u operators and atoms in all)",
+                 FY_MAX_NODES);
+    else if (GROW(st->named, st->cap_named, st->nnamed + 1) < 0)
+        fy_error(st, line, col, "out of memory");
+    else {
+        st->named_size += node ? node->size : 1;
+        st->named[st->nnamed++] = (fy_named){ name->name, name->kind, line, col,
+                                              node ? *node : none };
+        return 0;
+    }
+    free(name->name);
+    if (node)
+        fy_node_free(node);
+    return -1;
 }
 
 /* ---- kinds ---- */
@@ -108,6 +158,13 @@ static tree_t *parse_opts(const char *text, size_t len, const char *name,
     fy_macros_free(&macros);
     if (rc < 0)
         return NULL;
+    if (!st.have_result) {
+        /* a language whose property files hold one formula (a plugin's) */
+        fy_error(&st, st.named[0].line, st.named[0].col,
+                 "named formulas where one formula is expected");
+        fy_named_free(&st);
+        return NULL;
+    }
     prop_kind k = kind ? *kind : KIND_AUTO;
     if (check_kind(&st, &st.result, &k) < 0) {
         fy_node_free(&st.result);
@@ -153,4 +210,75 @@ tree_t *formula_parse_file_opts(const char *path, const formula_opts *opts, net_
     tree_t *t = parse_opts(text, len, path, opts, net, lang_data, resolve, kind);
     free(text);
     return t;
+}
+
+/* ---- files of several named formulas ---- */
+
+void named_formulas_free(named_formula *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].name);
+        tree_free(v[i].formula);
+    }
+    free(v);
+}
+
+/* Moves the parsed list out, each formula checked against its kind. */
+static int take_named(fy_state *st, prop_kind kind, named_formula **out, size_t *n)
+{
+    named_formula *v = calloc(st->nnamed, sizeof *v);
+    if (!v) {
+        fy_error(st, 0, 0, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < st->nnamed; i++) {
+        /* a kind written with the name wins over the one asked for */
+        prop_kind k = st->named[i].kind != KIND_AUTO ? st->named[i].kind : kind;
+        if (k != KIND_DL && check_kind(st, &st->named[i].node, &k) < 0) {
+            named_formulas_free(v, i);
+            return -1;
+        }
+        v[i] = (named_formula){ st->named[i].name, st->named[i].line, st->named[i].node.t, k };
+        st->named[i].name = NULL;
+        st->named[i].node.t = NULL;
+    }
+    *out = v;
+    *n = st->nnamed;
+    return 0;
+}
+
+int formula_parse_named_file(const char *path, const formula_opts *opts, net_t *net,
+                             void *lang_data, ap_resolver resolve, prop_kind kind,
+                             named_formula **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t len;
+    char *text = read_file(path, SIZE_MAX / 2, &len);
+    if (!text)
+        return -1;
+    fy_macros macros = { NULL, 0, 0 };
+    fy_state st;
+    memset(&st, 0, sizeof st);
+    st.file = path;
+    st.net = net;
+    st.lang_data = lang_data;
+    st.resolve = resolve;
+    st.macros = &macros;
+    st.bare_names = opts && opts->bare_names;
+    long first_line = opts && opts->first_line > 0 ? opts->first_line : 1;
+    int rc = fy_parse_text(&st, text, len, first_line, 1);
+    free(text);
+    fy_macros_free(&macros);
+    if (rc < 0)
+        return -1;
+    if (st.have_result) {
+        /* one formula without a name: the language's formula function
+         * reads it, as it always has */
+        fy_node_free(&st.result);
+        return 0;
+    }
+    rc = take_named(&st, kind, out, n);
+    fy_named_free(&st);
+    return rc;
 }

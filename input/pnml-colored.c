@@ -15,6 +15,7 @@
  * tree.  It is untrusted all the same: no network, no DTD loading, no
  * entity substitution, and a file that declares entities is refused before
  * libxml2 sees it, so that no entity is ever expanded. */
+#include "base/budget.h"
 #include "base/grow.h"
 #include "base/readfile.h"
 #include "base/strmap.h"
@@ -1142,6 +1143,10 @@ static int walk(reader *R, xmlNode *parent, int pass)
 {
     for (xmlNode *c = first(parent); c; c = after(c)) {
         int rc = 0;
+        if (budget_poll()) {
+            R->failed = 1;   /* the command says which limit */
+            return -1;
+        }
         if (is(c, "page"))
             rc = walk(R, c, pass);
         else if (is(c, "declaration")) {
@@ -1196,6 +1201,34 @@ static int refuse_entities(const char *path, const char *buf, size_t len)
     return -1;
 }
 
+/* The file's bytes handed to libxml2 a few KB at a time: the tree grows
+ * about ten times as fast as they are read, and a limit stops it here
+ * (libxml2 then fails with an I/O error, which nobody prints). */
+#define FEED_CHECK_BYTES ((size_t)64 << 10)
+
+typedef struct feed {
+    const char *next;
+    size_t left, unchecked;
+} feed;
+
+static int feed_read(void *ctx, char *out, int len)
+{
+    feed *f = ctx;
+    if (f->unchecked >= FEED_CHECK_BYTES) {
+        if (budget_check())
+            return -1;
+        f->unchecked = 0;
+    }
+    size_t n = len > 0 ? (size_t)len : 0;
+    if (n > f->left)
+        n = f->left;
+    memcpy(out, f->next, n);
+    f->next += n;
+    f->left -= n;
+    f->unchecked += n;
+    return (int)n;
+}
+
 static pc_net *read_doc(reader *R, xmlDoc *doc)
 {
     xmlNode *root = xmlDocGetRootElement(doc), *net = NULL;
@@ -1246,9 +1279,10 @@ pc_net *pc_read(const char *path)
     pn_xml_quiet quiet;
     pn_xml_quiet_begin(&quiet, &R, on_xml_error);
     /* BIG_LINES: messages name lines past 65535 correctly */
-    xmlDoc *doc = xmlReadMemory(buf, (int)len, path, NULL,
-                                XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT |
-                                    XML_PARSE_BIG_LINES);
+    feed f = {buf, len, 0};
+    xmlDoc *doc = xmlReadIO(feed_read, NULL, &f, path, NULL,
+                            XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT |
+                                XML_PARSE_BIG_LINES);
     pn_xml_quiet_end(&quiet);
     free(buf);
 

@@ -15,6 +15,7 @@
  * computed, not tried, and every conjunct is checked as soon as its
  * variables are bound, pruning all extensions of a failing partial binding.
  * Copies that can never be marked or fired are kept: simpler, and correct. */
+#include "base/budget.h"
 #include "base/grow.h"
 #include "pnml-colored.h"
 #include "pnml-internal.h"
@@ -137,6 +138,11 @@ static int guard_value(const pc_net *pn, const pc_term *t, const uint32_t *val)
 static int push(unfolder *U, uint32_t color, int64_t count, long line)
 {
     mvec *m = &U->ms;
+    /* an <all> of a large sort is millions of entries before any copy */
+    if (budget_poll()) {
+        U->failed = 1;
+        return -1;
+    }
     if (GROW(m->e, m->cap, m->n + 1) < 0)
         return fail_at(U, line, "out of memory");
     m->e[m->n++] = (entry){ color, count };
@@ -564,6 +570,10 @@ static int bind(unfolder *U, uint32_t t, const plan *P, uint32_t d)
     }
     uint32_t size = U->pn->sorts[U->pn->vars[v].sort].size;
     for (uint32_t c = 0; c < size; c++) {
+        if (budget_poll()) {
+            U->failed = 1;   /* the command says which limit */
+            return -1;
+        }
         if (++U->tried > PC_MAX_BINDINGS)
             return fail_at(U, U->pn->transitions[t].line,
                            "unfolding tries more than %llu bindings (limit): refused",
@@ -690,6 +700,7 @@ net_t *pn_read_colored(const char *path)
     pc_net *pn = pc_read(path);
     if (!pn)
         return NULL;
+    budget_stage("unfolding");
     net_t *net = pc_unfold(pn);
     pc_free(pn);
     if (net)

@@ -16,6 +16,7 @@
  * <name> is free text.  Places and transitions keep file order; an arc
  * whose ends are known is added at once, the others after the last node.
  */
+#include "base/budget.h"
 #include "base/grow.h"
 #include "input.h"
 #include "pnml-internal.h"
@@ -761,6 +762,10 @@ static int walk(reader *R)
     int skip = 0;
     int ret = xmlTextReaderRead(R->xr);
     while (ret == 1 && !R->xmlerr.seen) {
+        if (budget_poll()) {
+            R->failed = 1;   /* the command says which limit */
+            return -1;
+        }
         if (on_node(R, &skip) < 0)
             return -1;
         ret = skip ? xmlTextReaderNext(R->xr) : xmlTextReaderRead(R->xr);

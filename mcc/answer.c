@@ -1,5 +1,6 @@
-/* The answer lines.  Everything that reaches stdout in an mcc run goes
- * through here, so that each line is flushed at once (a kill at the time
+/* The answer lines (or with --json their objects, jsonout.c).  Everything
+ * that reaches stdout in an mcc run goes through here, so that each line
+ * is flushed at once (a kill at the time
  * limit keeps what was printed) and no value is ever answered twice. */
 #include "base/grow.h"
 #include "mcc/internal.h"
@@ -84,8 +85,27 @@ static const char *with_net(const char *techniques, char *buf, size_t len)
     return buf;
 }
 
-static void line(const char *head, const char *id, const char *value, const char *techniques)
+int mcc_runs_wanted(void)
 {
+    return mcc_xml_active() || mcc_json_active();
+}
+
+void mcc_answer_open(const char *id, const char *reason)
+{
+    if (seen(id))
+        return;
+    mcc_xml_unknown(id, reason);
+    mcc_json_unknown(id, reason);
+}
+
+/* The answer line, or with --json its object. */
+static void line(const char *head, const char *id, const char *value, const char *techniques,
+                 const mcc_evidence *ev)
+{
+    if (mcc_json_active()) {
+        mcc_json_value(id, value, techniques, ev);
+        return;
+    }
     printf("%s %s %s TECHNIQUES %s\n", head, id, value, techniques);
     fflush(stdout);
 }
@@ -97,7 +117,7 @@ int mcc_answer_bool_shown(const char *id, int value, const char *techniques,
     if (!claim(id))
         return 0;
     techniques = with_net(techniques, tb, sizeof tb);
-    line("FORMULA", id, value ? "TRUE" : "FALSE", techniques);
+    line("FORMULA", id, value ? "TRUE" : "FALSE", techniques, ev);
     mcc_xml_value(id, value ? "true" : "false", techniques, ev);
     return 1;
 }
@@ -113,7 +133,7 @@ int mcc_answer_count(const char *id, mcc_u128 value, const char *techniques)
     if (!claim(id))
         return 0;
     techniques = with_net(techniques, tb, sizeof tb);
-    line("FORMULA", id, mcc_u128_decimal(value, buf), techniques);
+    line("FORMULA", id, mcc_u128_decimal(value, buf), techniques, NULL);
     mcc_xml_value(id, buf, techniques, NULL);
     return 1;
 }
@@ -130,13 +150,17 @@ int mcc_answer_state_space_text(const char *what, const char *decimal, const cha
     if (!claim(what))
         return 0;
     techniques = with_net(techniques, tb, sizeof tb);
-    line("STATE_SPACE", what, decimal, techniques);
+    line("STATE_SPACE", what, decimal, techniques, NULL);
     mcc_xml_value(what, decimal, techniques, NULL);
     return 1;
 }
 
 void mcc_answer_word(const char *word)
 {
+    if (mcc_json_active()) {
+        mcc_json_word(word);
+        return;
+    }
     puts(word);
     fflush(stdout);
 }

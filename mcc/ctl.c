@@ -32,7 +32,7 @@
 
 #define UNKNOWN 2
 
-enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4 };
+enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4, USED_STUBBORN = 8 };
 
 /* A top-level E F ψ or A G ψ and what is known of it. */
 typedef struct fact {
@@ -112,9 +112,10 @@ static int tv(const tv_ctx *c, const tree_t *f)
 
 static void techniques(char *buf, size_t len, int used, int initial)
 {
-    snprintf(buf, len, "SEQUENTIAL_PROCESSING%s%s%s%s",
+    snprintf(buf, len, "SEQUENTIAL_PROCESSING%s%s%s%s%s",
              used & USED_TOPOLOGICAL ? " TOPOLOGICAL" : "", initial ? " INITIAL_STATE" : "",
-             used & USED_LP ? " LINEAR_EQUATIONS" : "", used & USED_EXPLICIT ? " EXPLICIT" : "");
+             used & USED_LP ? " LINEAR_EQUATIONS" : "", used & USED_EXPLICIT ? " EXPLICIT" : "",
+             used & USED_STUBBORN ? " STUBBORN_SETS" : "");
 }
 
 /* Settles q when its value is known at the initial marking. */
@@ -166,18 +167,24 @@ static int add_facts(ctl_query *q, const tree_t *t)
  * first (the operands of E F and A G among them), then, for a boolean
  * combination neither side of which was decided, its parts. */
 
-typedef struct lp_slots {
-    tree_t ***at;      /* where each state subformula to try hangs */
-    size_t n, cap;
-} lp_slots;
+/* Where a state subformula to try hangs, and in which query. */
+typedef struct lp_item {
+    tree_t **slot;
+    size_t query;
+} lp_item;
 
-static int slot_push(lp_slots *w, tree_t **slot)
+typedef struct lp_work {
+    lp_item *at;
+    size_t n, cap;
+} lp_work;
+
+static int item_push(lp_work *w, tree_t **slot, size_t query)
 {
     if (!*slot || (*slot)->op == T_TRUE || (*slot)->op == T_FALSE)
         return 0;
     if (GROW(w->at, w->cap, w->n + 1) < 0)
         return -1;
-    w->at[w->n++] = slot;
+    w->at[w->n++] = (lp_item){slot, query};
     return 0;
 }
 
@@ -193,123 +200,158 @@ static int is_temporal(tree_op op)
 
 /* The maximal state subformulas of *slot that sit under a temporal
  * operator (at the top, the initial marking alone decides them). */
-static int collect_state_slots(tree_t **slot, int under, lp_slots *w)
+static int collect_state_slots(tree_t **slot, int under, lp_work *w, size_t query)
 {
     tree_t *t = *slot;
     if (!t)
         return 0;
     if (tree_is_state_formula(t))
-        return under ? slot_push(w, slot) : 0;
+        return under ? item_push(w, slot, query) : 0;
     under |= is_temporal(t->op);
-    if (collect_state_slots(&t->l, under, w) < 0)
+    if (collect_state_slots(&t->l, under, w, query) < 0)
         return -1;
-    return collect_state_slots(&t->r, under, w);
+    return collect_state_slots(&t->r, under, w, query);
 }
 
 /* A state formula the state equation has settled, for the same
  * subformula met again (formulas of one file share many atoms). */
 typedef struct lp_known {
-    const tree_t *phi;
+    tree_t *phi;
     int value;
 } lp_known;
 
-typedef struct lp_counts {
-    size_t tried, decided;
-} lp_counts;
-
 /* 1 or 0 when the state equation makes phi constant at every reachable
- * marking, -1 when it does not. */
+ * marking, -1 when it does not.  The initial marking is reachable, so
+ * only the constant phi has there can be proven: one linear program. */
 static int lp_constant(const cnet_t *cn, const tree_t *phi, double seconds)
 {
-    if (stateeq_unreachable(cn, phi, seconds) == SE_UNREACHABLE)
-        return 0;
-    tree_t *neg = tree_copy(phi);
-    if (neg)
-        neg = tree_unary(T_NOT, neg);
-    int v = neg && stateeq_unreachable(cn, neg, seconds) == SE_UNREACHABLE ? 1 : -1;
-    tree_free(neg);
+    int now = cn_state_holds(cn, phi, cn->initial);
+    if (now < 0)
+        return -1;
+    tree_t *other = tree_copy(phi);   /* the value phi would need elsewhere */
+    if (other && now)
+        other = tree_unary(T_NOT, other);
+    int v = other && stateeq_unreachable(cn, other, seconds) == SE_UNREACHABLE ? now : -1;
+    tree_free(other);
     return v;
 }
 
-static void lp_subformulas(const mcc_run *r, ctl_query *q, int dead0, const budget_t *stage,
-                           lp_known **known, size_t *nknown, size_t *cknown, lp_counts *c)
+/* The operands of the top-level E F and A G (under boolean operators
+ * only): what the exploration's facts and the initial marking then
+ * settle, tried first as before nested subformulas were. */
+static int collect_fact_slots(tree_t **slot, lp_work *w, size_t query)
 {
-    lp_slots w = {0};
-    int changed = 0;
-    if (collect_state_slots(&q->formula, 0, &w) < 0)
-        goto done;
+    tree_t *t = *slot;
+    if (!t)
+        return 0;
+    switch (t->op) {
+    case T_NOT: case T_AND: case T_OR: case T_IMPLIES: case T_IFF:
+        if (collect_fact_slots(&t->l, w, query) < 0)
+            return -1;
+        return collect_fact_slots(&t->r, w, query);
+    case T_EF: case T_AG:
+        return tree_is_state_formula(t->l) ? item_push(w, &t->l, query) : 0;
+    default:
+        return 0;
+    }
+}
+
+static int pushed(const lp_work *w, size_t upto, tree_t **slot)
+{
+    for (size_t i = 0; i < upto; i++)
+        if (w->at[i].slot == slot)
+            return 1;
+    return 0;
+}
+
+/* One work list over every open query, so that the maximal state
+ * subformulas of all of them (the operands of their E F and A G among
+ * them) are tried before the parts of any, each in an equal share of what
+ * is left of the stage.  Nodes are only replaced at their slots while the
+ * list is worked, and each changed formula is folded once at the end. */
+static void lp_all(const mcc_run *r, ctl_query *q, size_t n, int dead0, const budget_t *stage)
+{
+    lp_work w = {0};
+    lp_known *known = NULL;
+    size_t nknown = 0, cknown = 0, tried = 0, decided = 0;
+    int *changed = calloc(n ? n : 1, sizeof *changed);
+    if (!changed)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (!q[i].decided && collect_fact_slots(&q[i].formula, &w, i) < 0)
+            goto fold;
+    size_t facts = w.n;
+    for (size_t i = 0; i < n; i++) {
+        if (q[i].decided)
+            continue;
+        lp_work all = {0};
+        if (collect_state_slots(&q[i].formula, 0, &all, i) < 0) {
+            free(all.at);
+            goto fold;
+        }
+        for (size_t k = 0; k < all.n; k++)
+            if (!pushed(&w, facts, all.at[k].slot) && item_push(&w, all.at[k].slot, i) < 0)
+                break;
+        free(all.at);
+    }
     for (size_t i = 0; i < w.n; i++) {
-        tree_t **slot = w.at[i];
+        tree_t **slot = w.at[i].slot;
         tree_t *phi = *slot;
         int v = -1, seen = 0;
-        for (size_t k = 0; k < *nknown && !seen; k++)
-            if (tree_equal((*known)[k].phi, phi)) {
-                v = (*known)[k].value;
+        for (size_t k = 0; k < nknown && !seen; k++)
+            if (tree_equal(known[k].phi, phi)) {
+                v = known[k].value;
                 seen = 1;
             }
         if (!seen) {
             double left = budget_left(stage);
             if (left <= 0)
                 break;
-            c->tried++;
-            v = lp_constant(r->cn, phi, left / (double)(w.n - i));
+            tried++;
+            /* the facts share the stage as before; the rest what they leave */
+            v = lp_constant(r->cn, phi, left / (double)((i < facts ? facts : w.n) - i));
             tree_t *copy = tree_copy(phi);
-            if (copy && GROW(*known, *cknown, *nknown + 1) == 0)
-                (*known)[(*nknown)++] = (lp_known){copy, v};
+            if (copy && GROW(known, cknown, nknown + 1) == 0)
+                known[nknown++] = (lp_known){copy, v};
             else
                 tree_free(copy);
         }
         if (v >= 0) {
-            c->decided += !seen;
+            decided += !seen;
             tree_free(phi);
             *slot = tree_const(v);
-            changed = 1;
+            changed[w.at[i].query] = 1;
             continue;
         }
-        switch (phi->op) {
-        case T_NOT:
-            if (slot_push(&w, &phi->l) < 0)
-                goto done;
-            break;
-        case T_AND: case T_OR: case T_IMPLIES: case T_IFF:
-            if (slot_push(&w, &phi->l) < 0 || slot_push(&w, &phi->r) < 0)
-                goto done;
-            break;
-        default:
-            break;
-        }
+        size_t query = w.at[i].query;
+        if (phi->op == T_NOT || phi->op == T_AND || phi->op == T_OR || phi->op == T_IMPLIES ||
+            phi->op == T_IFF)
+            if (item_push(&w, &phi->l, query) < 0 || item_push(&w, &phi->r, query) < 0)
+                break;
     }
-done:
-    if (changed) {
-        q->used |= USED_LP;
-        q->formula = tree_fold(q->formula);
-        free(q->facts);
-        q->facts = NULL;
-        q->nfacts = q->cap_facts = 0;
-        if (!q->formula || add_facts(q, q->formula) < 0) {
-            fprintf(stderr, "mck mcc: %s: out of memory; left unanswered\n", q->id);
-            q->decided = 1;
+fold:
+    for (size_t i = 0; i < n; i++) {
+        if (!changed[i])
+            continue;
+        q[i].used |= USED_LP;
+        q[i].formula = tree_fold(q[i].formula);
+        free(q[i].facts);
+        q[i].facts = NULL;
+        q[i].nfacts = q[i].cap_facts = 0;
+        if (!q[i].formula || add_facts(&q[i], q[i].formula) < 0) {
+            fprintf(stderr, "mck mcc: %s: out of memory; left unanswered\n", q[i].id);
+            q[i].decided = 1;
         }
-        try_initial(r, q, dead0);
+        try_initial(r, &q[i], dead0);
     }
-    free(w.at);
-}
-
-/* Every open query, the operands of its E F and A G first. */
-static void lp_all(const mcc_run *r, ctl_query *q, size_t n, int dead0, const budget_t *stage)
-{
-    lp_known *known = NULL;
-    size_t nknown = 0, cknown = 0;
-    lp_counts c = {0, 0};
-    for (size_t i = 0; i < n && budget_left(stage) > 0; i++)
-        if (!q[i].decided)
-            lp_subformulas(r, &q[i], dead0, stage, &known, &nknown, &cknown, &c);
     if (r->verbose)
         fprintf(stderr, "mck mcc: %s: the state equation made %zu of %zu state subformulas "
-                "constant\n", r->exam, c.decided, c.tried);
+                "constant\n", r->exam, decided, tried);
     for (size_t k = 0; k < nknown; k++)
-        tree_free((tree_t *)known[k].phi);
+        tree_free(known[k].phi);
     free(known);
+    free(w.at);
+    free(changed);
 }
 
 /* ---- 4. the exploration ---- */
@@ -394,7 +436,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
         result_t ev;
         result_init(&ev);
         mcc_evidence e = {RUN_NONE, NULL, 0, RESULT_NO_LOOP};
-        if (mcc_xml_active() && ctl_model_evidence(m, q[i].formula, v, &ev) == 0)
+        if (mcc_runs_wanted() && ctl_model_evidence(m, q[i].formula, v, &ev) == 0)
             e = (mcc_evidence){ev.role, ev.run, ev.run_len, ev.loop_start};
         mcc_answer_bool_shown(q[i].id, v, buf, e.role != RUN_NONE ? &e : NULL);
         q[i].decided = 1;
@@ -429,21 +471,23 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
         budget_t part = budget_carve_part(stage, CARVE_MCC_CTL_FORMULA, open--);
         check_options opt;
         mcc_search_options(r, &part, &opt);
+        opt.partial_order = !r->no_por;
         char why[128], buf[160];
-        uint64_t states = 0;
+        ctl_local_stats stats = {0, 0};
         int v = engine == BY_LOCAL
-                    ? ctl_local_check(r->cn, q[i].formula, &opt, &states, why, sizeof why)
-                    : ctl_depgraph_check(r->cn, q[i].formula, &opt, CTL_DFS, &states, why,
+                    ? ctl_local_check(r->cn, q[i].formula, &opt, &stats, why, sizeof why)
+                    : ctl_depgraph_check(r->cn, q[i].formula, &opt, CTL_DFS, &stats.states, why,
                                          sizeof why);
         const char *name = engine == BY_LOCAL ? "local check" : "dependency graph";
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: %s %s after %llu states\n", q[i].id, name,
-                    v < 0 ? why : "decided", (unsigned long long)states);
+                    v < 0 ? why : "decided", (unsigned long long)stats.states);
         if (v < 0) {
             snprintf(q[i].why, sizeof q[i].why, "%s: %.60s", name, why);
             continue;
         }
-        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT, 0);
+        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT |
+                                        (stats.reduced ? USED_STUBBORN : 0), 0);
         mcc_answer_bool(q[i].id, v, buf);
         q[i].decided = 1;
     }
@@ -483,7 +527,7 @@ int mcc_ctl(mcc_run *r, const char *path)
         if (!f) {
             const char *why = p->unsupported ? p->unsupported : "out of memory";
             fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
-            mcc_xml_unknown(p->id, why);
+            mcc_answer_open(p->id, why);
             skipped++;
             continue;
         }
@@ -515,7 +559,7 @@ int mcc_ctl(mcc_run *r, const char *path)
     for (size_t i = 0; i < n; i++) {
         left += !q[i].decided;
         if (!q[i].decided)
-            mcc_xml_unknown(q[i].id, q[i].why);
+            mcc_answer_open(q[i].id, q[i].why);
         tree_free(q[i].formula);
         free(q[i].facts);
     }

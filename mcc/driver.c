@@ -113,28 +113,43 @@ static int run_family(mcc_run *r, family fam)
 
 static int run_exam(mcc_run *r, family fam)
 {
+    int stopped = 0;
     char *model = join(r->dir, "model.pnml", "");
     if (!model)
         return 1;
+    /* the confinements and SIGTERM hold from the first byte (budget.h) */
+    budget_lend(r->budget);
     r->net = pnml_read(model);
+    budget_stage("compiling");
+    r->cn = r->net ? nc_compile(r->net) : NULL;
+    if (budget_return(r->budget, r->cn != NULL)) {
+        fprintf(stderr, "mck mcc: %s: %s\n", r->exam, budget_stop_reason());
+        nc_free_net(r->net);
+        r->net = NULL;
+        r->cn = NULL;
+        stopped = 1;
+    }
     if (!r->net) {
         /* the folder names the instance the verdict file is about */
         char *full = realpath(r->dir, NULL);
         const char *slash = full ? strrchr(full, '/') : NULL;
         mcc_xml_set_model(NULL, slash && slash[1] ? slash + 1 : r->dir);
+        mcc_json_set_model(NULL, slash && slash[1] ? slash + 1 : r->dir);
         free(full);
-    } else
+    } else {
         mcc_xml_set_model(r->net, NULL);
+        mcc_json_set_model(r->net, NULL);
+    }
     if (!r->net) {
-        mcc_answer_word(looks_colored(model) ? "DO_NOT_COMPETE" : "CANNOT_COMPUTE");
+        /* a net cut short by a limit was not refused */
+        mcc_answer_word(!stopped && looks_colored(model) ? "DO_NOT_COMPETE" : "CANNOT_COMPUTE");
         free(model);
-        return 1;
+        return !stopped;   /* a limit is part of the design, an unreadable file not */
     }
     free(model);
     int rc = 0;
     /* every answer on a colored instance comes from its P/T unfolding */
     mcc_answers_net_techniques(r->net->colored.unfolded ? "UNFOLDING_TO_PT" : NULL);
-    r->cn = nc_compile(r->net);
     if (!r->cn || mcc_structure_compute(r->cn, &r->st) < 0) {
         nc_error(NULL, 0, "out of memory");
         rc = 1;
@@ -152,21 +167,23 @@ static void print_usage(FILE *out)
 {
     fprintf(out, "usage: mck mcc [-v] [--por=on|off] [--reduce=on|off] [--lp=on|off] "
                  "[--walk=on|off]\n"
-                 "               [--xml FILE] [EXAMINATION [DIR]]\n"
+                 "               [--xml FILE] [--json] [EXAMINATION [DIR]]\n"
                  "  Answers a Model Checking Contest examination on DIR/model.pnml (and\n"
                  "  DIR/EXAMINATION.xml) with the contest's answer lines on standard output.\n"
                  "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
                  "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n"
                  "  -v: the budget and what each technique decided, on standard error.\n"
                  "  --por=off: no partial-order reduction (stubborn sets) in the searches\n"
-                 "    for deadlocks, reachability and LTL; on by default.\n"
+                 "    for deadlocks, reachability, LTL and CTL's E F and A G; on by default.\n"
                  "  --reduce=off: no structural reduction of the net before the searches\n"
                  "    for deadlocks, reachability and bounds; on by default.\n"
                  "  --lp=off: no state equation (linear programs) before or beside the\n"
                  "    searches; on by default.\n"
                  "  --walk=off: no random walks before the searches; on by default.\n"
                  "  --xml FILE: the answers also as verdict XML (propertiesverdict), with\n"
-                 "    the run that shows each reachable property found by search.\n");
+                 "    the run that shows each reachable property found by search.\n"
+                 "  --json: each answer as a JSON object on standard output instead of its\n"
+                 "    line, with the run that shows it (the man page's JSON section).\n");
 }
 
 /* --TECH=on|off: each technique can be switched off, to measure what it
@@ -210,6 +227,7 @@ int mcc_main(int argc, char **argv, budget_t *budget)
     memset(&r, 0, sizeof r);
     r.budget = budget;
     const char *xml = NULL;
+    int json = 0;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         if (!strcmp(argv[i], "-v")) {
@@ -220,6 +238,8 @@ int mcc_main(int argc, char **argv, budget_t *budget)
             if (++i == argc)
                 return usage("%s", "--xml needs a file name");
             xml = argv[i];
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             print_usage(stdout);
             return 0;
@@ -247,9 +267,12 @@ int mcc_main(int argc, char **argv, budget_t *budget)
         budget_report(budget, stderr);
     if (xml && mcc_xml_open(xml, r.exam) < 0)
         return 2;
+    if (json)
+        mcc_json_open(r.exam);
     int rc = 0;
     rc = run_exam(&r, exams[k].fam);
     mcc_answers_net_techniques(NULL);
+    mcc_json_close();
     if (mcc_xml_close() < 0 && rc == 0)
         rc = 1;
     mcc_answers_reset();

@@ -181,7 +181,7 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
 {
     check_options opt;
     mcc_search_options(r, r->budget, &opt);
-    int keep_runs = mcc_xml_active();
+    int keep_runs = mcc_runs_wanted();
     mcc_reduced red;
     const tree_t **saved = malloc((n ? n : 1) * sizeof *saved);
     mcc_query **owner = malloc((n ? n : 1) * sizeof *owner);
@@ -219,7 +219,7 @@ static void explore_open(const mcc_run *r, mcc_query **open, size_t n)
         fprintf(stderr, "mck mcc: %s: %s after %llu states; %zu values open\n", r->exam,
                 res.reason, (unsigned long long)res.states, s.nopen);
         for (size_t i = 0; i < s.nopen; i++)
-            mcc_xml_unknown(s.open[i]->id, res.reason);
+            mcc_answer_open(s.open[i]->id, res.reason);
     }
     result_clear(&res);
     if (reduced)
@@ -279,7 +279,7 @@ int mcc_formulas(mcc_run *r, const char *path)
         if (!usable(p)) {
             const char *why = p->unsupported ? p->unsupported : "not a reachability or bound formula";
             fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
-            mcc_xml_unknown(p->id, why);
+            mcc_answer_open(p->id, why);
             skipped++;
             continue;
         }
@@ -288,7 +288,7 @@ int mcc_formulas(mcc_run *r, const char *path)
     }
     int left = run_queries(r, q, n) + (int)skipped;
     for (size_t i = 0; i < n; i++)
-        mcc_xml_unknown(q[i].id, "not decided");   /* ignored when answered */
+        mcc_answer_open(q[i].id, "not decided");   /* ignored when answered */
     free(q);
     mccxml_free(set);
     return left;

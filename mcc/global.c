@@ -376,7 +376,7 @@ static int explore_for(const mcc_run *r, watch *w)
     if (w->q == G_LIVE && !(w->g = graph_new(graph.bytes)))
         fprintf(stderr, "mck mcc: Liveness: no room for the graph; only FALSE can be shown\n");
     /* a deadlock or an unsafe marking is shown by the run to it */
-    int keep_runs = mcc_xml_active() && (w->q != G_QUASI && w->q != G_STABLE);
+    int keep_runs = mcc_runs_wanted() && (w->q != G_QUASI && w->q != G_STABLE);
     /* Deadlocks survive the structural reduction (reduce/reduce.h); the
      * other four questions are about every transition of the net. */
     mcc_reduced red;
@@ -422,7 +422,7 @@ static int explore_for(const mcc_run *r, watch *w)
     if (st == EXPLORE_GAVE_UP) {
         fprintf(stderr, "mck mcc: %s: %s after %llu states\n", names[w->q], res.reason,
                 (unsigned long long)res.states);
-        mcc_xml_unknown(names[w->q], res.reason);
+        mcc_answer_open(names[w->q], res.reason);
     }
     result_clear(&res);
     int printed = conclude(r, w, st, ev.run ? &ev : NULL);

@@ -44,8 +44,9 @@ typedef struct mcc_run {
     const cnet_t *cn;
     mcc_structure st;
     /* the run's, from BenchKit's confinements: its deadline is when every
-     * answer must be out, its bytes are for search data */
-    const budget_t *budget;
+     * answer must be out, its bytes are for search data (lent to reading
+     * and compiling first, which leave the search what they do not take) */
+    budget_t *budget;
     int verbose;
     int no_por;            /* --por=off: searches fire every enabled transition */
     int no_reduce;         /* --reduce=off: searches run on the net as given */
@@ -99,6 +100,24 @@ void mcc_xml_value(const char *id, const char *value, const char *techniques,
 /* A value left open, with the reason; ignored when id was answered. */
 void mcc_xml_unknown(const char *id, const char *reason);
 int mcc_xml_close(void);         /* writes the file; 0, or -1 after a message */
+
+/* ---- jsonout.c: `--json`, the answers as JSON objects instead of lines ---- */
+int mcc_json_open(const char *exam);
+int mcc_json_active(void);
+void mcc_json_set_model(net_t *net, const char *fallback_name);
+/* value: "TRUE", "FALSE" or decimal digits, as the line would say it */
+void mcc_json_value(const char *id, const char *value, const char *techniques,
+                    const mcc_evidence *ev);
+/* Kept for the end: written then unless id was answered. */
+void mcc_json_unknown(const char *id, const char *reason);
+void mcc_json_word(const char *word);
+void mcc_json_close(void);       /* the values left open, then done */
+
+/* ---- answer.c, for both: whether the runs behind the answers are
+ * wanted (--xml or --json), and a value left open with the reason
+ * (ignored when it was answered) ---- */
+int mcc_runs_wanted(void);
+void mcc_answer_open(const char *id, const char *reason);
 
 /* Technique lists, ready to print. */
 #define TECH_EXPLICIT "SEQUENTIAL_PROCESSING EXPLICIT"

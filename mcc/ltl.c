@@ -24,7 +24,7 @@ static void check_one(const mcc_run *r, const mcc_property *p, const budget_t *s
     }
     check_options opt;
     mcc_search_options(r, share, &opt);
-    opt.want_run = mcc_xml_active();
+    opt.want_run = mcc_runs_wanted();
     opt.partial_order = !r->no_por;
     /* without X and deadlock the net may be reduced for f (reduce/reduce.h) */
     mcc_reduced red;
@@ -90,7 +90,7 @@ int mcc_ltl(mcc_run *r, const char *path)
         }
         const char *why = p->unsupported ? p->unsupported : "unreadable";
         fprintf(stderr, "mck mcc: %s: %s; left unanswered\n", p->id, why);
-        mcc_xml_unknown(p->id, why);
+        mcc_answer_open(p->id, why);
         done[i] = 1;
         left++;
     }
@@ -110,7 +110,7 @@ int mcc_ltl(mcc_run *r, const char *path)
         }
     }
     for (size_t i = 0; i < set->n; i++)
-        mcc_xml_unknown(set->props[i].id, "not decided in the time given");   /* if open */
+        mcc_answer_open(set->props[i].id, "not decided in the time given");   /* if open */
     left += (int)open;
     free(done);
     mccxml_free(set);

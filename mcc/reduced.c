@@ -19,7 +19,7 @@ int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated,
         reduce_observe_add(&out->obs, r->cn, goals[i], negated[i]);
     out->obs.lassos = lassos;
     budget_t reducing = budget_carve(r->budget, CARVE_MCC_REDUCE);
-    out->red = reduce_build(r->cn, &out->obs, budget_seconds(&reducing));
+    out->red = reduce_build(r->cn, &out->obs, &reducing);
     net_t *net = out->red ? reduce_net(out->red) : NULL;
     if (!net || (net->nplaces == r->cn->nplaces && net->ntransitions == r->cn->ntransitions) ||
         !(out->cn = nc_compile(net))) {

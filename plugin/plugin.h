@@ -28,8 +28,9 @@
 #include "input/input.h"
 
 /* 2: net_t gained lang_step_attrs (verdict traces in the model's terms).
- * 3: print_run_words and run_words (input.h), cn_dead (netconv.h). */
-#define MCK_PLUGIN_API_VERSION 3
+ * 3: print_run_words and run_words (input.h), cn_dead (netconv.h).
+ * 4: result_t gained segments (what each part of a CTL run shows). */
+#define MCK_PLUGIN_API_VERSION 4
 
 /* The version a plugin was built against; mck reads it before calling
  * anything in the plugin. */

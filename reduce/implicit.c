@@ -197,7 +197,7 @@ long rw_implicit_places(rw_net *w)
     for (uint32_t p = 0; p < w->np && w->implicit_tries < MAX_LPS; p++) {
         if (!w->p[p].alive || w->p[p].visible || w->p[p].implicit_tried)
             continue;
-        if (lpg_now() > w->until)
+        if (rw_stop(w))
             break;
         w->p[p].implicit_tried = 1;
         uint32_t nq, nt;

@@ -3,6 +3,7 @@
 #include "lp/lpguard.h"
 #include "work.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,14 +168,14 @@ static int rw_reduce(rw_net *w)
                                        rw_duplicate_transitions, rw_free_sequences};
     for (unsigned round = 0; round < MAX_ROUNDS; round++) {
         long changed = 0;
-        for (size_t i = 0; i < sizeof rules / sizeof rules[0] && lpg_now() <= w->until; i++) {
+        for (size_t i = 0; i < sizeof rules / sizeof rules[0] && !rw_stop(w); i++) {
             long n = rules[i](w);
             if (n < 0)
                 return -1;
             changed += n;
         }
         w->stats.rounds = round + 1;
-        if (lpg_now() > w->until)
+        if (rw_stop(w))
             break;
         if (!changed) {
             long n = rw_implicit_places(w);
@@ -277,13 +278,16 @@ int reduce_keeps_ltl(const tree_t *f)
     return reduce_keeps_ltl(f->l) && reduce_keeps_ltl(f->r);
 }
 
-reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, double seconds)
+reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, const budget_t *budget)
 {
     reduction *r = calloc(1, sizeof *r);
     rw_net w;
     int loaded = r && rw_load(&w, cn, obs) == 0;
-    if (loaded)
-        w.until = lpg_now() + seconds;
+    if (loaded) {
+        /* budget.h's clock and lpg_now are the same monotonic seconds */
+        w.until = budget->deadline ? budget->deadline : HUGE_VAL;
+        w.interrupted = budget->interrupted;
+    }
     if (!loaded || rw_reduce(&w) < 0 || (worth_building(&w) && build_net(r, &w, cn->net) < 0)) {
         nc_error(cn->net->file, 0, "out of memory while reducing the net");
         if (r)

@@ -38,6 +38,7 @@
 #ifndef MCK_REDUCE_H
 #define MCK_REDUCE_H
 
+#include "base/budget.h"
 #include "base/netconv.h"
 #include "base/tree.h"
 
@@ -74,14 +75,14 @@ int reduce_observe(const cnet_t *cn, const tree_t *f, reduce_observed *obs);
 void reduce_observe_add(reduce_observed *obs, const cnet_t *cn, const tree_t *f, int negated);
 void reduce_observed_free(reduce_observed *obs);
 
-/* Reduces the net of cn for questions observing obs; the rules stop
- * after seconds (each step is sound, so a reduction cut short is only
- * weaker).  NULL on no memory (after nc_error).  The reduced net is
+/* Reduces the net of cn for questions observing obs; the rules stop at
+ * the budget's deadline or when a signal comes (each step is sound, so a
+ * reduction cut short is only weaker).  NULL on no memory (after nc_error).  The reduced net is
  * reduce_net(r): a new net_t whose fused transitions have no id, or NULL
  * when the rules removed too little to be worth a second net; the
  * reduction is then the identity (maps, formula and runs unchanged) and
  * the search belongs on the given net. */
-reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, double seconds);
+reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, const budget_t *budget);
 
 /* Whether the reduction keeps the answer of LTL formula f: f has no X
  * (agglomeration drops steps nobody observes, which only X could tell),

@@ -484,6 +484,6 @@ long rw_free_sequences(rw_net *w)
         if (n < 0)
             return -1;
         total += n;
-    } while (n > 0 && lpg_now() <= w->until);
+    } while (n > 0 && !rw_stop(w));
     return total;
 }

@@ -6,6 +6,7 @@
 #define MCK_REDUCE_WORK_H
 
 #include "reduce.h"
+#include "lp/lpguard.h"
 
 typedef struct rw_entry {
     uint32_t place;
@@ -37,8 +38,15 @@ typedef struct rw_net {
     int lassos;                /* reduce_observed.lassos */
     unsigned implicit_tries;   /* linear programs solved so far */
     double until;              /* lpg_now() by which the rules stop */
+    volatile int *interrupted; /* or when a signal asks them to */
     reduce_stats stats;
 } rw_net;
+
+/* Whether the rules must stop: the deadline passed, or a signal came. */
+static inline int rw_stop(const rw_net *w)
+{
+    return *w->interrupted || lpg_now() > w->until;
+}
 
 /* A fused transition stands for at most this many original ones, so that
  * chains of agglomerations cannot blow the runs up. */

@@ -43,20 +43,31 @@ uint64_t ctl_model_states(const ctl_model *m);
  * passed; why says which. */
 int ctl_model_check(ctl_model *m, const tree_t *f, char *why, size_t whylen);
 
-/* The run that shows the value of f at the initial marking, when the
- * outermost temporal operator (under negations) is one whose value has a
- * run for evidence: E X/F/U/G holding or A X/F/U/G failing.  A path, a
- * lasso (loop_start < run_len), or a run into a deadlock (loop_start ==
- * run_len).  0 with res's run set (role witness or counterexample), 1
- * when f has no such run, -1 on no memory or deadline. */
+/* The run that shows the value of f at the initial marking, when f has a
+ * temporal operator whose value has a run for evidence (E X/F/U/G holding
+ * or A X/F/U/G failing) under negations and connectives: a path to where
+ * its operand is due, and from there on the run of the operand's own
+ * operator, and so on down (ctlrun.c), ending in a path, a lasso
+ * (loop_start < run_len) or a run into a deadlock (loop_start ==
+ * run_len).  The role follows the whole formula's value: a witness of a
+ * YES, a counterexample to a NO.  res's segments name the subformula each
+ * part shows.  0 with res's run set, 1 when f has no such run, -1 on no
+ * memory or deadline. */
 int ctl_model_evidence(ctl_model *m, const tree_t *f, int value, result_t *res);
+
+/* What a local check did. */
+typedef struct ctl_local_stats {
+    uint64_t states;    /* markings stored */
+    int reduced;        /* some search fired fewer than all enabled transitions */
+} ctl_local_stats;
 
 /* ctllocal.c: the value of f at the initial marking, exploring only the
  * markings the evaluation needs (no graph, no run): 1, 0, or -1 with why
- * (budget, time, interrupt, not CTL).  *states (may be NULL) gets the
- * number of markings it stored. */
+ * (budget, time, interrupt, not CTL).  With opt->partial_order, the
+ * searches of E F and A G of a state formula use stubborn sets.  stats
+ * may be NULL. */
 int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
-                    uint64_t *states, char *why, size_t whylen);
+                    ctl_local_stats *stats, char *why, size_t whylen);
 
 /* The explicit checker's CTL kind: build, check, evidence; when the graph
  * outgrows the budget, the local check may still answer (without a run). */

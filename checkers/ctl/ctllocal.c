@@ -24,6 +24,16 @@
  * evaluate their children at the states they need, recursively; a
  * subformula never re-enters its own search, so each has one stack.
  *
+ * With opt->partial_order, the searches of E F ψ and A G φ whose operand
+ * is a state formula fire only a stubborn set's enabled transitions,
+ * seeded by what must fire before ψ (or ¬φ) can hold (engine/goalseed.h):
+ * the reduced graph keeps a path to such a state from every state it
+ * holds.  So "found" still holds on the stack, and "exhausted" still
+ * fails every visited state: a full path from one of them into the goal
+ * has a reduced one, which cannot leave the visited states (their reduced
+ * successors were all tried) except through a state already known to
+ * miss the goal, which would then reach it.
+ *
  * States live in one store, numbered (store_number), and an array maps
  * numbers back to records.  Nothing is
  * allocated per state: stacks, value arrays and that map grow by doubling
@@ -31,6 +41,7 @@
 #include "base/clock.h"
 #include "base/grow.h"
 #include "checkers/ctl/ctl.h"
+#include "engine/goalseed.h"
 #include "engine/progress.h"
 #include "engine/stateeval.h"
 #include "engine/store.h"
@@ -43,7 +54,9 @@ enum { V_UNKNOWN, V_TRUE, V_FALSE, V_STACK, V_DONE };
 #define CLOCK_EVERY 4096u
 
 typedef struct frame {
-    uint32_t state, next;   /* next: the transition to try next */
+    uint32_t state, next;   /* next: the transition to try next (its index in
+                               the frame's list when the node reduces) */
+    uint32_t first, count;  /* the frame's stubborn set in its node's list */
 } frame;
 
 typedef struct lnode {
@@ -60,6 +73,9 @@ typedef struct lnode {
     nc_count *m, *succ;     /* markings of this node's searches */
     uint32_t *marked;       /* store_decode's list of marked places */
     uint32_t m_of;          /* the state whose marking m holds */
+    int reduce;             /* E F or A G of a state formula, with stubborn sets */
+    uint32_t *trans;        /* the stack's stubborn sets, frame after frame */
+    size_t ntrans, ctrans;
 } lnode;
 
 #define NO_STATE UINT32_MAX
@@ -78,6 +94,9 @@ typedef struct local {
     const char *gave_up;
     lnode **nodes;
     size_t nnodes, cnodes;
+    stubborn_t *sb;         /* with opt->partial_order, else NULL */
+    uint32_t *enabled, *out;/* scratch of ntransitions for the stubborn sets */
+    int reduced;            /* a stubborn set left an enabled transition out */
 } local;
 
 static int tick(local *L)
@@ -178,7 +197,7 @@ static int push(local *L, lnode *n, uint32_t s)
         grow(L, &n->seen, &n->cseen, n->nseen + 1, sizeof *n->seen, 0) < 0 ||
         value_room(L, n) < 0)
         return -1;
-    n->stack[n->nstack++] = (frame){s, 0};
+    n->stack[n->nstack++] = (frame){s, 0, (uint32_t)n->ntrans, 0};
     n->seen[n->nseen++] = s;
     n->val[s] = V_STACK;
     return 0;
@@ -193,7 +212,44 @@ static void settle(lnode *n, int found, uint8_t hit, uint8_t miss)
     if (found)
         for (size_t i = 0; i < n->nstack; i++)
             n->val[n->stack[i].state] = hit;
-    n->nstack = n->nseen = 0;
+    n->nstack = n->nseen = n->ntrans = 0;
+}
+
+/* The frame on top of n's stack (its state's marking in n->m, not a
+ * goal state) gets its stubborn set: the enabled transitions of a set
+ * seeded by what must fire before the goal can hold.  0, or -1 with
+ * gave_up set. */
+static int reduce_frame(local *L, lnode *n)
+{
+    const cnet_t *cn = L->cn;
+    uint32_t nen = 0;
+    for (uint32_t t = 0; t < cn->ntransitions; t++)
+        if (cn_enabled(cn, n->m, t))
+            L->enabled[nen++] = t;
+    uint32_t k;
+    stubborn_seed_clear(L->sb);
+    /* E F ψ wants ψ true, A G φ wants φ false */
+    if (goal_seed(L->sb, cn, n->l->t, n->m, n->op == T_EF) < 0)
+        k = stubborn_fire_all(L->enabled, nen, L->out);
+    else
+        k = stubborn_from_seed(L->sb, n->m, L->enabled, nen, L->out);
+    L->reduced |= k < nen;
+    if (grow(L, &n->trans, &n->ctrans, n->ntrans + k, sizeof *n->trans, 0) < 0)
+        return -1;
+    frame *f = &n->stack[n->nstack - 1];
+    f->first = (uint32_t)n->ntrans;
+    f->count = k;
+    memcpy(n->trans + n->ntrans, L->out, k * sizeof *L->out);
+    n->ntrans += k;
+    return 0;
+}
+
+/* The next transition of the top frame to fire, or ntransitions. */
+static uint32_t next_of(local *L, lnode *n, frame *f)
+{
+    if (!n->reduce)
+        return next_enabled(L, n, f->next);
+    return f->next < f->count ? n->trans[f->first + f->next] : L->cn->ntransitions;
 }
 
 /* What a search makes of a state on first visit: 1 found (the search
@@ -227,16 +283,23 @@ static int search(local *L, lnode *n, uint32_t s0, first_visit first, uint8_t hi
                 n->nstack--;
                 continue;
             }
+            if (n->reduce) {
+                load(L, n, s);
+                if (reduce_frame(L, n) < 0)
+                    return -1;
+            }
             f = &n->stack[n->nstack - 1];
         }
         load(L, n, s);
-        uint32_t t = next_enabled(L, n, f->next);
+        uint32_t t = next_of(L, n, f);
         if (t == L->cn->ntransitions) {
             n->val[s] = V_DONE;
             n->nstack--;
+            if (n->reduce)
+                n->ntrans = f->first;
             continue;
         }
-        f->next = t + 1;
+        f->next = n->reduce ? f->next + 1 : t + 1;
         int64_t u = successor(L, n, s, t);
         if (u < 0 || value_room(L, n) < 0)
             return -1;
@@ -399,6 +462,8 @@ static lnode *build(local *L, const tree_t *t)
         return NULL;
     if (!(n->l = build(L, t->l)))
         return NULL;
+    n->reduce = L->sb && (t->op == T_EF || t->op == T_AG) && n->l->is_state &&
+                goal_seed_supported(t->l);
     if ((t->op == T_EU || t->op == T_AU || t->op == T_AND || t->op == T_OR ||
          t->op == T_IMPLIES || t->op == T_IFF) && !(n->r = build(L, t->r)))
         return NULL;
@@ -415,16 +480,20 @@ static void local_free(local *L)
         free(n->m);
         free(n->succ);
         free(n->marked);
+        free(n->trans);
         free(n);
     }
     free(L->nodes);
     free(L->refs);
     free(L->key);
+    free(L->enabled);
+    free(L->out);
+    stubborn_free(L->sb);
     store_free(L->st);
 }
 
 int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
-                    uint64_t *states, char *why, size_t whylen)
+                    ctl_local_stats *stats, char *why, size_t whylen)
 {
     local L;
     memset(&L, 0, sizeof L);
@@ -439,6 +508,15 @@ int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
     if (L.st)
         store_set_deadline(L.st, L.deadline);
     L.key = L.st ? malloc(store_key_max(L.st) + 8) : NULL;
+    if (L.key && opt->partial_order) {
+        L.sb = stubborn_new(cn);
+        L.enabled = malloc((cn->ntransitions + 1) * sizeof *L.enabled);
+        L.out = malloc((cn->ntransitions + 1) * sizeof *L.out);
+        if (!L.sb || !L.enabled || !L.out) {
+            free(L.key);
+            L.key = NULL;   /* no memory: answered as such below */
+        }
+    }
     int v = -1;
     lnode *root = L.key ? build(&L, f) : NULL;
     if (!root) {
@@ -450,8 +528,8 @@ int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
         if (v < 0)
             snprintf(why, whylen, "%s", L.gave_up ? L.gave_up : "memory budget exhausted");
     }
-    if (states)
-        *states = L.nstates;
+    if (stats)
+        *stats = (ctl_local_stats){L.nstates, L.reduced};
     local_free(&L);
     return v;
 }

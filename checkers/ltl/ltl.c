@@ -8,9 +8,18 @@
  * the roots above its target, and once a root's sets are all of them, the
  * cycle through it is accepting.  The counterexample is then the search
  * path to that root and, inside its component, breadth-first paths
- * through an edge of each acceptance set and back to the root. */
+ * through an edge of each acceptance set and back to the root.
+ *
+ * Under fairness the first accepting cycle may be unfair, so the search
+ * does not stop at it: each component is judged when it is complete (its
+ * root is popped), by fairscc.h on a copy of the component as a graph,
+ * and the lasso runs through the fair part that judgement finds.  The
+ * partial-order reduction is off then: it may postpone exactly the
+ * transitions fairness speaks of, and its cycle proviso does not restore
+ * their enabledness along the loop. */
 #include "base/clock.h"
 #include "base/grow.h"
+#include "checkers/ltl/fairscc.h"
 #include "checkers/ltl/ltl.h"
 #include "checkers/ltl/ltl2ba.h"
 #include "engine/progress.h"
@@ -83,6 +92,15 @@ typedef struct product {
     uint64_t edges;
     progress prog;
     const char *gave_up;
+    /* fairness: the transitions under it numbered 0..nfair, and a
+     * completed component copied out as a graph (reused, grown) */
+    check_fairness fair;
+    uint32_t *fair_index, nfair;
+    size_t words;
+    uint32_t *local;        /* per state: its node in the component */
+    uint32_t *gstart, *gto, *glabel;
+    uint64_t *gacc, *genabled;
+    size_t clocal, cgstart, cgto, cglabel, cgacc, cgenabled;
 } product;
 
 /* Doubles *arr until it holds need, charged to the budget.  Only arrays
@@ -417,6 +435,114 @@ static int push(product *P, stacks *S, uint32_t *count, uint32_t id, uint64_t in
     return 0;
 }
 
+
+/* ---- fairness ---- */
+
+/* The lasso: the search path to the component's root (the top of the
+ * todo stack), then the stem and the cycle fair_cycle found, as net
+ * transitions.  A cycle of stutter steps is a deadlock: the run ends
+ * there. */
+static int fair_lasso(product *P, const stacks *S, const uint32_t *stem,
+                      size_t nstem, const uint32_t *cycle, size_t ncycle, result_t *res)
+{
+    uint32_t *run = malloc((S->ntodo + nstem + ncycle + 1) * sizeof *run);
+    if (!run)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 1; i < S->ntodo; i++)
+        if (S->todo[i].via != VIA_STUTTER)
+            run[n++] = S->todo[i].via;
+    for (size_t i = 0; i < nstem; i++)
+        if (P->glabel[stem[i]] != FAIR_NO_LABEL)
+            run[n++] = P->glabel[stem[i]];
+    size_t loop = n;
+    int stutters = 0;
+    for (size_t i = 0; i < ncycle; i++)
+        stutters |= P->glabel[cycle[i]] == FAIR_NO_LABEL;
+    if (!stutters)
+        for (size_t i = 0; i < ncycle; i++)
+            run[n++] = P->glabel[cycle[i]];
+    int rc = result_set_run(res, RUN_COUNTEREXAMPLE, run, n, loop);
+    free(run);
+    return rc;
+}
+
+/* The component of root number low is complete (the states of the live
+ * stack numbered from low on): copies it out as a graph, with the fair
+ * transitions enabled in each state, and asks fairscc.h for a fair
+ * accepting cycle.  1 found (the lasso in res when wanted), 0 none, -1 a
+ * limit. */
+static int fair_component(product *P, stacks *S, uint32_t low, int want_run, result_t *res)
+{
+    size_t first = S->nlive;
+    while (first && P->num[S->live[first - 1]] >= low && P->num[S->live[first - 1]] != DEAD_NUM)
+        first--;
+    const uint32_t *members = S->live + first;
+    size_t n = S->nlive - first, nedges = 0;
+    if (grow(P, &P->local, &P->clocal, P->nstates, sizeof *P->local, 0) < 0 ||
+        grow(P, &P->gstart, &P->cgstart, n + 1, sizeof *P->gstart, 0) < 0 ||
+        grow(P, &P->genabled, &P->cgenabled, n * P->words, sizeof *P->genabled, 0) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        P->local[members[i]] = (uint32_t)i;
+    for (size_t i = 0; i < n; i++) {
+        if (tick(P, S->ntodo) < 0)
+            return -1;
+        uint32_t v = members[i];
+        load(P, v);
+        uint64_t *en = &P->genabled[i * P->words];
+        memset(en, 0, P->words * sizeof *en);
+        for (uint32_t t = 0; t < P->cn->ntransitions; t++) {
+            uint32_t k = P->fair_index[t];
+            if (k != FAIR_NOT_FAIR && cn_enabled(P->cn, P->m, t))
+                en[k / 64] |= (uint64_t)1 << (k % 64);
+        }
+        P->gstart[i] = (uint32_t)nedges;
+        frame f = {v, 0, 0, 0, -1, -1, 1, ONLY_NONE};
+        uint32_t to, via;
+        uint64_t acc;
+        int r;
+        while ((r = next_succ(P, &f, &to, &acc, &via)) == 1) {
+            if (P->num[to] < low || P->num[to] == DEAD_NUM)
+                continue;   /* another component */
+            if (nedges >= UINT32_MAX - 1 ||
+                grow(P, &P->gto, &P->cgto, nedges + 1, sizeof *P->gto, 0) < 0 ||
+                grow(P, &P->glabel, &P->cglabel, nedges + 1, sizeof *P->glabel, 0) < 0 ||
+                grow(P, &P->gacc, &P->cgacc, nedges + 1, sizeof *P->gacc, 0) < 0) {
+                P->gave_up = "memory budget exhausted";
+                return -1;
+            }
+            P->gto[nedges] = P->local[to];
+            P->glabel[nedges] = via == VIA_STUTTER ? FAIR_NO_LABEL : via;
+            P->gacc[nedges++] = acc;
+        }
+        if (r < 0)
+            return -1;
+    }
+    P->gstart[n] = (uint32_t)nedges;
+    if (!nedges)
+        return 0;   /* one state without a loop */
+    fair_graph g = {
+        .n = (uint32_t)n, .start = P->gstart, .to = P->gto, .label = P->glabel,
+        .acc = P->gacc, .all_acc = P->a->all_acc, .strong = P->fair == FAIRNESS_STRONG,
+        .ntrans = P->cn->ntransitions, .fair_index = P->fair_index, .nfair = P->nfair,
+        .enabled = P->genabled, .words = P->words,
+    };
+    uint32_t *stem = NULL, *cycle = NULL;
+    size_t nstem = 0, ncycle = 0;
+    size_t room = P->budget > P->bytes ? P->budget - P->bytes : 0;
+    int r = fair_cycle(&g, room, &stem, &nstem, &cycle, &ncycle);
+    if (r < 0) {
+        P->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    if (r && want_run && fair_lasso(P, S, stem, nstem, cycle, ncycle, res) < 0)
+        fprintf(stderr, "mck: no memory for the counterexample\n");
+    free(stem);
+    free(cycle);
+    return r;
+}
+
 /* 1: an accepting cycle (counterexample in res when wanted), 0: none,
  * -1: a limit. */
 static int search(product *P, int want_run, result_t *res)
@@ -465,7 +591,7 @@ static int search(product *P, int want_run, result_t *res)
                 }
                 root *top = &S.roots[S.nroots - 1];
                 top->acc |= a;
-                if ((top->acc & P->a->all_acc) == P->a->all_acc) {
+                if (!P->fair && (top->acc & P->a->all_acc) == P->a->all_acc) {
                     if (want_run && counterexample(P, S.todo, S.ntodo, top->num, res) < 0)
                         fprintf(stderr, "mck: no memory for the counterexample\n");
                     rc = 1;
@@ -475,14 +601,24 @@ static int search(product *P, int want_run, result_t *res)
             continue;
         }
         uint32_t id = f->id;
-        S.ntodo--;
         if (S.roots[S.nroots - 1].num == P->num[id]) {
             uint32_t low = P->num[id];
+            root *top = &S.roots[S.nroots - 1];
+            if (P->fair && (top->acc & P->a->all_acc) == P->a->all_acc) {
+                int r = fair_component(P, &S, low, want_run, res);
+                if (r < 0)
+                    goto out;
+                if (r) {
+                    rc = 1;
+                    goto out;
+                }
+            }
             S.nroots--;
             while (S.nlive && P->num[S.live[S.nlive - 1]] >= low &&
                    P->num[S.live[S.nlive - 1]] != DEAD_NUM)
                 P->num[S.live[--S.nlive]] = DEAD_NUM;
         }
+        S.ntodo--;
     }
     rc = 0;
 out:
@@ -552,13 +688,26 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     P.ddelta = calloc(maxeff + 1, sizeof *P.ddelta);
     int r = -1;
     stubborn_t *por_sb = NULL;
-    if (opt->partial_order && mode == LTL_STUTTER) {
+    if (opt->fairness != FAIRNESS_NONE) {
+        P.fair_index = malloc((cn->ntransitions + 1) * sizeof *P.fair_index);
+        if (P.fair_index)
+            for (uint32_t t = 0; t < cn->ntransitions; t++)
+                P.fair_index[t] = !opt->fair_set || opt->fair_set[t] ? P.nfair++ : FAIR_NOT_FAIR;
+        else
+            P.gave_up = "memory budget exhausted";
+        P.words = (P.nfair + 63) / 64 ? (P.nfair + 63) / 64 : 1;
+        /* no transition under fairness: every run is fair */
+        P.fair = P.nfair ? opt->fairness : FAIRNESS_NONE;
+    }
+    if (opt->partial_order && mode == LTL_STUTTER && !P.fair) {
         P.visible = calloc(cn->ntransitions + 1, 1);
         P.enabled = calloc(cn->ntransitions + 1, sizeof *P.enabled);
         if (P.visible && P.enabled && visible_transitions(cn, formula, P.visible) == 0)
             P.sb = por_sb = stubborn_new(cn);
     }
-    if (tree_has_action(formula) && mark_per_step(&P) < 0)
+    if (P.gave_up)
+        ;
+    else if (tree_has_action(formula) && mark_per_step(&P) < 0)
         P.gave_up = "memory budget exhausted";
     else if (!P.key || !P.m || !P.marked || !P.dplace || !P.ddelta)
         P.gave_up = "memory budget exhausted";
@@ -581,6 +730,13 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     stubborn_free(por_sb);
     free(P.visible);
     free(P.enabled);
+    free(P.fair_index);
+    free(P.local);
+    free(P.gstart);
+    free(P.gto);
+    free(P.glabel);
+    free(P.gacc);
+    free(P.genabled);
     free(P.refs);
     free(P.num);
     free(P.m);

@@ -11,7 +11,8 @@
  *
  * formula_parse_string stops at the first NUL, but a .form file is read by
  * formula_parse_file, whose lexer sees NULs too: an input with a NUL in it
- * is parsed both ways.
+ * is parsed both ways.  An input with a ':' may be a list of named
+ * formulas (formula-syntax.md §8): it is also read as one.
  * Build and run: tests/fuzz/README.md. */
 #include "fuzz_file.h"
 
@@ -74,6 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         t = formula_parse_file(fuzz_store(data, size), net, NULL, netlang_resolve, &kind);
         if (t)
             tree_free(t);
+    }
+    if (memchr(data, ':', size)) {
+        named_formula *v;
+        size_t n;
+        if (formula_parse_named_file(fuzz_store(data, size), NULL, net, NULL, netlang_resolve,
+                                     KIND_AUTO, &v, &n) == 0)
+            named_formulas_free(v, n);
     }
     return 0;
 }

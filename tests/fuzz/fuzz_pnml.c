@@ -39,7 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             obs.place[0] = obs.transition[0] = 1;
             obs.lassos = 1;
         }
-        reduction *r = reduce_build(cn, &obs, 0.05);
+        budget_t reducing;
+        budget_init(&reducing, NULL);
+        budget_set_limits(&reducing, 0.05, 0, NULL);
+        reduction *r = reduce_build(cn, &obs, &reducing);
         if (r && reduce_net(r)) {
             uint32_t run[1] = {0}, *out = NULL;
             size_t len, loop = 0;

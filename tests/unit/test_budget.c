@@ -1,13 +1,15 @@
 /* The run's budget (base/budget.h): the default bytes, the limits a
  * command sets, BenchKit's variables good and bad, the carves' shares
  * (each within its parent, siblings together too, and the numbers the
- * checkers used before they carved), deadline arithmetic, the -v lines. */
+ * checkers used before they carved), deadline arithmetic, the -v lines,
+ * and the lending to the stages before a search: each limit stops them. */
 #include "base/budget.h"
 #include "base/clock.h"
 #include "unit.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #define MIB ((size_t)1 << 20)
 /* time passes between a carve and the check of it */
@@ -301,6 +303,106 @@ static void report(void)
           "carve line: %.*s", (int)strcspn(buf, "\n"), buf);
 }
 
+/* Touches n bytes of a mapping of their own (the process grows by them,
+ * whatever malloc kept from before); shrink_by gives them back. */
+static char *grow_by(size_t n)
+{
+    char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    memset(p, 1, n);
+    return p;
+}
+
+static void shrink_by(char *p, size_t n)
+{
+    if (p)
+        munmap(p, n);
+}
+
+/* The stages before a search (budget_lend): each limit stops them with
+ * its reason and the stage, nothing stops them when nothing is lent, and
+ * what they grew is the search's no more. */
+static void stages(void)
+{
+    CHECK(!budget_poll() && !budget_check() && !budget_stopped() && !budget_stop_reason(),
+          "nothing lent: polls go on, nothing stopped");
+
+    budget_t b = made(0, 64 * MIB);
+    budget_lend(&b);
+    int went_on = 1;
+    for (int i = 0; i < 10 * BUDGET_POLL_EVERY; i++)
+        went_on &= !budget_poll();
+    CHECK(went_on && !budget_stopped(), "within the budget: %d polls go on",
+          10 * BUDGET_POLL_EVERY);
+    CHECK(budget_return(&b, 1) == 0 && b.bytes == 64 * MIB && !budget_stop_reason(),
+          "returned with nothing grown: the bytes whole (%zu MiB)", b.bytes / MIB);
+
+    /* time: a deadline already passed */
+    b = made(1e-9, 64 * MIB);
+    budget_lend(&b);
+    int polls = 0;
+    while (!budget_poll() && polls < 10 * BUDGET_POLL_EVERY)
+        polls++;
+    const char *why = budget_stop_reason();
+    CHECK(polls < BUDGET_POLL_EVERY && budget_stopped() && why &&
+          !strcmp(why, "time limit reached while reading"),
+          "deadline passed: stopped within %d polls, '%s'", BUDGET_POLL_EVERY,
+          why ? why : "(none)");
+    CHECK(budget_poll() && budget_check(), "stopped stays stopped");
+    CHECK(budget_return(&b, 0) == 1 && !budget_stopped() && budget_stop_reason() &&
+          !budget_poll(), "returned: the reason stays, polls go on, nothing is stopped");
+
+    /* a signal: at the first poll, in the stage named last */
+    volatile int flag = 0;
+    budget_init(&b, &flag);
+    budget_set_limits(&b, 0, 64 * MIB, NULL);
+    budget_lend(&b);
+    budget_stage("unfolding");
+    CHECK(!budget_poll(), "no signal yet: go on");
+    flag = 1;
+    why = budget_poll() ? budget_stop_reason() : NULL;
+    CHECK(why && !strcmp(why, "interrupted while unfolding"), "a signal: '%s' at the next poll",
+          why ? why : "(none)");
+    budget_return(&b, 0);
+
+    /* memory: the process grows by 8 MiB against a budget of 1 (and the
+     * 4 MiB of the readers' own) */
+    b = made(0, 1 * MIB);
+    budget_lend(&b);
+    budget_stage("compiling");
+    char *big = grow_by(8 * MIB);
+    why = budget_check() ? budget_stop_reason() : NULL;
+    CHECK(big && why && !strcmp(why, "memory budget exhausted while compiling"),
+          "8 MiB grown on a budget of 1 MiB: '%s'", why ? why : "(none)");
+    CHECK(budget_return(&b, 1) == 1, "returned after the stop: stopped");
+    shrink_by(big, 8 * MIB);
+
+    /* what the stages keep beyond their own 4 MiB is not the search's */
+    b = made(0, 64 * MIB);
+    budget_lend(&b);
+    big = grow_by(12 * MIB);
+    int stopped = budget_return(&b, 1);
+    CHECK(big && !stopped && b.bytes <= 56 * MIB && b.bytes >= 50 * MIB,
+          "12 MiB kept by the stages: the search gets %zu of 64 MiB", b.bytes / MIB);
+    shrink_by(big, 12 * MIB);
+    b = made(0, 64 * MIB);
+    budget_lend(&b);
+    big = grow_by(2 * MIB);
+    stopped = budget_return(&b, 1);
+    CHECK(big && !stopped && b.bytes == 64 * MIB,
+          "2 MiB, within the readers' own: the search gets all %zu MiB", b.bytes / MIB);
+    shrink_by(big, 2 * MIB);
+    /* a model that leaves nothing stops the stages as they end */
+    b = made(0, 4 * MIB);
+    budget_lend(&b);
+    big = grow_by(10 * MIB);
+    stopped = budget_return(&b, 1);
+    CHECK(stopped && !strcmp(budget_stop_reason(), "memory budget exhausted while reading"),
+          "10 MiB on a budget of 4 MiB: stopped as the stages end");
+    shrink_by(big, 10 * MIB);
+}
+
 int main(void)
 {
     defaults();
@@ -309,5 +411,6 @@ int main(void)
     carves_as_before();
     deadlines();
     report();
+    stages();
     UNIT_DONE();
 }

@@ -250,51 +250,192 @@ static int visit(const sgraph *g, const result_t *res, int *states)
     return 0;
 }
 
-/* Whether res's run shows the value v of f at the initial marking. */
+/* Whether f with value v has a run of its own for evidence: E X/F/U/G
+ * true or A X/F/U/G false, under negations. */
+static int has_run(const tree_t *f, int v)
+{
+    for (; f->op == T_NOT; f = f->l)
+        v = !v;
+    switch (f->op) {
+    case T_EX: case T_EF: case T_EU: case T_EG: return v;
+    case T_AX: case T_AF: case T_AU: case T_AG: return !v;
+    default: return 0;
+    }
+}
+
+static int is_connective(tree_op op)
+{
+    return op == T_NOT || op == T_AND || op == T_OR || op == T_IMPLIES || op == T_IFF;
+}
+
+static int value_at(const sgraph *g, const tree_t *f, int s)
+{
+    char v[MAXS];
+    naive(g, f, v);
+    return v[s];
+}
+
+/* Which operands of connective c (value v at s) decide it, by the
+ * semantics: dl, dr; their values lv, rv. */
+static void deciding(const sgraph *g, const tree_t *c, int v, int s, int *dl, int *dr, int *lv,
+                     int *rv)
+{
+    *lv = value_at(g, c->l, s);
+    *rv = value_at(g, c->r, s);
+    switch (c->op) {
+    case T_AND: *dl = v || !*lv, *dr = v || !*rv; break;
+    case T_OR: *dl = !v || *lv, *dr = !v || *rv; break;
+    case T_IMPLIES: *dl = !v || !*lv, *dr = !v || *rv; break;
+    default: *dl = *dr = 1; break;
+    }
+}
+
+/* The temporal subformula of `in` (value v at s), reached through
+ * connectives and only into operands that decide their value, that prints
+ * as text and has a run for its value; NULL when there is none. */
+static const tree_t *find_part(const sgraph *g, const tree_t *in, int v, int s, const char *text)
+{
+    if (in->op == T_NOT)
+        return find_part(g, in->l, !v, s, text);
+    if (is_connective(in->op)) {
+        int dl, dr, lv, rv;
+        deciding(g, in, v, s, &dl, &dr, &lv, &rv);
+        const tree_t *t = dl ? find_part(g, in->l, lv, s, text) : NULL;
+        return t ? t : dr ? find_part(g, in->r, rv, s, text) : NULL;
+    }
+    if (tree_is_state_formula(in) || !has_run(in, v))
+        return NULL;
+    char *printed = tree_to_string(in);
+    int same = printed && !strcmp(printed, text);
+    free(printed);
+    return same ? in : NULL;
+}
+
+/* Of two deciding operands, the one the descent follows (ctlrun.c's rule):
+ * one with a run of its own, else one that is no state formula, else the
+ * first.  -1 when one has a run of its own: the descent must not stop. */
+static int follow(const tree_t *l, int lv, int dl, const tree_t *r, int rv, int dr)
+{
+    if ((dl && has_run(l, lv)) || (dr && has_run(r, rv)))
+        return -1;
+    if (dl && dr && tree_is_state_formula(l) && !tree_is_state_formula(r))
+        return 1;
+    return dl ? 0 : 1;
+}
+
+/* Whether the descent rightly stops at f (value v at s): following the
+ * rule through the connectives, it meets no temporal operator with a run. */
+static int nothing_left(const sgraph *g, const tree_t *f, int v, int s)
+{
+    for (;;) {
+        if (f->op == T_NOT) {
+            f = f->l;
+            v = !v;
+            continue;
+        }
+        if (!is_connective(f->op))
+            return !has_run(f, v);
+        int dl, dr, lv, rv;
+        deciding(g, f, v, s, &dl, &dr, &lv, &rv);
+        int k = follow(f->l, lv, dl, f->r, rv, dr);
+        if (k < 0)
+            return 0;
+        v = k ? rv : lv;
+        f = k ? f->r : f->l;
+    }
+}
+
+/* Whether res's run shows the value v of f at the initial marking, part
+ * by part: the run replays; each segment names a temporal subformula,
+ * found (through connectives only) in the whole formula for the first and
+ * in the operand the one before left due for the others, that has the
+ * value claimed where the segment starts and a run for it; the steps of
+ * the segment are that run (checked against the naive evaluator); only
+ * the last may end in a loop or deadlock, and where the last ends in a
+ * state, the operand due there has no run of its own left to show. */
 static int shows(const sgraph *g, const tree_t *f, int v, const result_t *res)
 {
     /* the heading follows the whole formula's value, negations and all */
-    int role_ok = res->role == (v ? RUN_WITNESS : RUN_COUNTEREXAMPLE);
-    while (f->op == T_NOT) {
-        f = f->l;
-        v = !v;
-    }
+    if (res->role != (v ? RUN_WITNESS : RUN_COUNTEREXAMPLE) || res->nsegments == 0)
+        return 0;
     int states[MAXS + 2];
-    char l[MAXS], r[MAXS];
+    char l[MAXS], r[MAXS], whole[MAXS];
     size_t n = res->run_len;
     if (n > MAXS || visit(g, res, states) < 0)
         return 0;
-    naive(g, f->l, l);
-    if (f->r)
-        naive(g, f->r, r);
     int last = states[n], lasso = res->loop_start < n, deadend = res->loop_start == n;
     if (lasso && states[res->loop_start] != last)
         return 0;
     if (deadend && !dead(g, (size_t)last))
         return 0;
-    int all_l = 1, all_not_l = 1, all_not_r = 1;
-    for (size_t i = 0; i <= n; i++) {
-        all_l &= l[states[i]];
-        all_not_l &= !l[states[i]];
-        if (f->r)
-            all_not_r &= !r[states[i]];
+    const tree_t *scope = f;   /* where the next segment's formula is */
+    int scope_v = v;
+    for (size_t k = 0; k < res->nsegments; k++) {
+        const run_segment *seg = &res->segments[k];
+        size_t a = seg->start, b = k + 1 < res->nsegments ? res->segments[k + 1].start : n;
+        int final = k + 1 == res->nsegments;
+        if ((k == 0 && a != 0) || b < a || b > n)
+            return 0;
+        const tree_t *p = find_part(g, scope, scope_v, states[a], seg->formula);
+        if (!p)
+            return 0;
+        naive(g, p, whole);
+        if (whole[states[a]] != seg->holds || !has_run(p, seg->holds))
+            return 0;
+        naive(g, p->l, l);
+        if (p->r)
+            naive(g, p->r, r);
+        int all_l = 1, all_not_l = 1, all_not_r = 1, before_l = 1;
+        for (size_t i = a; i <= b; i++) {
+            all_l &= l[states[i]];
+            all_not_l &= !l[states[i]];
+            if (p->r)
+                all_not_r &= !r[states[i]];
+            if (i < b)
+                before_l &= l[states[i]];
+        }
+        int forever = final && (lasso || deadend);
+        if ((lasso || deadend) && res->loop_start < a)   /* the loop belongs to the last part */
+            return 0;
+        int ok, end = states[b];
+        switch (p->op) {
+        case T_EX: ok = b == a + 1 && l[end]; scope = p->l, scope_v = 1; break;
+        case T_AX: ok = b == a + 1 && !l[end]; scope = p->l, scope_v = 0; break;
+        case T_EF: ok = l[end] && !forever; scope = p->l, scope_v = 1; break;
+        case T_AG: ok = !l[end] && !forever; scope = p->l, scope_v = 0; break;
+        case T_EU: ok = r[end] && before_l && !forever; scope = p->r, scope_v = 1; break;
+        case T_EG: ok = all_l && forever; scope = NULL; break;
+        case T_AF: ok = all_not_l && forever; scope = NULL; break;
+        case T_AU:
+            /* ψ never; and φ fails at the end, or the run goes on forever;
+             * at that end both are due to fail */
+            ok = all_not_r && (forever || !l[end]);
+            scope = forever ? NULL : p, scope_v = 0;
+            break;
+        default: return 0;
+        }
+        if (!ok)
+            return 0;
+        if (scope && scope == p) {   /* A U ended: φ and ψ both fail there */
+            if (final) {
+                int k = follow(p->l, 0, 1, p->r, 0, 1);
+                return k >= 0 && nothing_left(g, k ? p->r : p->l, 0, end);
+            }
+            const tree_t *next = find_part(g, p->l, 0, end, res->segments[k + 1].formula);
+            scope = next ? p->l : p->r;
+            continue;
+        }
+        if (final) {
+            /* a finite end: what is due there has nothing more to show;
+             * a loop or a deadlock: nothing is due */
+            if (scope && !nothing_left(g, scope, scope_v, end))
+                return 0;
+            return (scope == NULL) == forever;
+        }
+        if (!scope)   /* a loop cannot be followed */
+            return 0;
     }
-    int before_l = 1;   /* φ on every state before the last */
-    for (size_t i = 0; i < n; i++)
-        before_l &= l[states[i]];
-    switch (f->op) {
-    case T_EX: return v && role_ok && n == 1 && l[last];
-    case T_AX: return !v && role_ok && n == 1 && !l[last];
-    case T_EF: return v && role_ok && l[last] && !lasso;
-    case T_AG: return !v && role_ok && !l[last] && !lasso;
-    case T_EU: return v && role_ok && r[last] && before_l && !lasso;
-    case T_EG: return v && role_ok && all_l && (lasso || deadend);
-    case T_AF: return !v && role_ok && all_not_l && (lasso || deadend);
-    case T_AU:
-        /* ψ never; and φ fails at the end, or the run goes on forever */
-        return !v && role_ok && all_not_r && (lasso || deadend || !l[last]);
-    default: return 0;
-    }
+    return 0;
 }
 
 /* ---- formulas ---- */
@@ -345,6 +486,77 @@ static void expect(const net_t *net, tree_t *f, int want, int want_run, const ch
     free(g);
     result_clear(&res);
     tree_free(f);
+}
+
+/* How a run ends. */
+enum { ENDS_FINITE, ENDS_LOOP, ENDS_DEAD };
+
+/* A nested formula whose run comes in two parts: the second shows
+ * `second` (a subtree of f) and the run ends as `ends` says; the run
+ * replays and shows f part by part (shows). */
+static void expect_two_parts(const net_t *net, tree_t *f, int want, const tree_t *second,
+                             int ends, const char *what)
+{
+    const cnet_t *cn = nc_compile((net_t *)net);
+    budget_t budget = unit_budget(0, 0);
+    check_options opt = {.budget = &budget};
+    opt.want_run = 1;
+    result_t res;
+    result_init(&res);
+    ctl_run(cn, f, &opt, &res);
+    char *text = tree_to_string(second);
+    int end = res.loop_start == RESULT_NO_LOOP ? ENDS_FINITE
+              : res.loop_start == res.run_len ? ENDS_DEAD : ENDS_LOOP;
+    CHECK(res.answer == (want ? ANSWER_YES : ANSWER_NO) && res.nsegments == 2 && text &&
+          !strcmp(res.segments[1].formula, text) && end == ends,
+          "%s: %s, a run in two parts, the second for %s (%zu parts, the last %s)", what,
+          want ? "holds" : "fails", text ? text : "?", res.nsegments,
+          res.nsegments ? res.segments[res.nsegments - 1].formula : "-");
+    sgraph *g = malloc(sizeof *g);
+    if (g && enumerate(g, net) == 0)
+        CHECK(shows(g, f, want, &res), "%s: the run replays and shows each part", what);
+    free(g);
+    free(text);
+    result_clear(&res);
+    tree_free(f);
+}
+
+/* Nested obligations: the path to where the inner operator is due, then
+ * its own run. */
+static void nested_answers(void)
+{
+    net_t *chain = chain_net(), *lasso = lasso_net();
+    tree_t *inner, *f;
+    /* lasso: s0 -a-> s1 -b-> s0, s0 -c-> s2 (dead).  At s1, A F p2 fails:
+     * b a b a ... never reaches p2 */
+    inner = un(T_AF, ge(2, 1));
+    f = un(T_AG, bin(T_IMPLIES, ge(1, 1), inner));
+    expect_two_parts(lasso, f, 0, inner, ENDS_LOOP, "lasso AG (p1 -> AF p2)");
+    inner = un(T_EG, un(T_NOT, ge(2, 1)));
+    f = un(T_EF, bin(T_AND, ge(1, 1), inner));
+    expect_two_parts(lasso, f, 1, inner, ENDS_LOOP, "lasso EF (p1 & EG !p2)");
+    /* the same run, under the negation: the counterexample to !EF ... */
+    inner = un(T_EG, un(T_NOT, ge(2, 1)));
+    f = un(T_NOT, un(T_EF, bin(T_AND, ge(1, 1), inner)));
+    expect_two_parts(lasso, f, 0, inner, ENDS_LOOP, "lasso !EF (p1 & EG !p2)");
+    /* chain: s0 -t0-> s1 -t1-> s2 (dead).  At s1, E G !p0 runs into the
+     * deadlock; E X p2 is one step more; A X p0 fails at s0 at once */
+    inner = un(T_EG, un(T_NOT, ge(0, 1)));
+    f = un(T_EF, bin(T_AND, ge(1, 1), inner));
+    expect_two_parts(chain, f, 1, inner, ENDS_DEAD, "chain EF (p1 & EG !p0)");
+    inner = un(T_EX, ge(2, 1));
+    f = un(T_EF, bin(T_AND, ge(1, 1), inner));
+    expect_two_parts(chain, f, 1, inner, ENDS_FINITE, "chain EF (p1 & EX p2)");
+    inner = un(T_AX, ge(0, 1));
+    f = un(T_AG, bin(T_OR, un(T_NOT, ge(0, 1)), inner));
+    expect_two_parts(chain, f, 0, inner, ENDS_FINITE, "chain AG (!p0 | AX p0)");
+    /* A U that fails where φ fails too (s1: p0 is gone for good), then
+     * φ's own run into the deadlock */
+    inner = un(T_AF, ge(0, 1));
+    f = bin(T_AU, inner, ge(0, 2));
+    expect_two_parts(chain, f, 0, inner, ENDS_DEAD, "chain A[AF p0 U p0 >= 2]");
+    nc_free_net(chain);
+    nc_free_net(lasso);
 }
 
 static void known_answers(void)
@@ -422,7 +634,8 @@ static void differential(const char *name, net_t *net, int count)
         free(g);
         return;
     }
-    int agree = 0, local_agree = 0, runs = 0, runs_ok = 0;
+    int agree = 0, local_agree = 0, por_agree = 0, reduced = 0, runs = 0, runs_ok = 0;
+    int deep = 0;   /* runs of two parts or more */
     for (int i = 0; i < count; i++) {
         tree_t *f = random_formula(net, 1 + (int)rnd(4));
         char want[MAXS];
@@ -436,15 +649,24 @@ static void differential(const char *name, net_t *net, int count)
         int got = res.answer == ANSWER_YES ? 1 : res.answer == ANSWER_NO ? 0 : -1;
         char why[128];
         int local = ctl_local_check(cn, f, &opt, NULL, why, sizeof why);
+        /* the same with stubborn sets in the E F and A G searches */
+        check_options por = opt;
+        por.partial_order = 1;
+        ctl_local_stats stats = {0, 0};
+        int local_por = ctl_local_check(cn, f, &por, &stats, why, sizeof why);
         agree += got == want[0];
         local_agree += local == want[0];
-        if (got != want[0] || local != want[0]) {
+        por_agree += local_por == want[0];
+        reduced += stats.reduced;
+        if (got != want[0] || local != want[0] || local_por != want[0]) {
             printf("# %s: ", name);
             tree_print(stdout, f);
-            printf(": naive %d, checker %d, local %d\n", want[0], got, local);
+            printf(": naive %d, checker %d, local %d, local with stubborn sets %d\n", want[0],
+                   got, local, local_por);
         }
         if (res.role != RUN_NONE) {
             runs++;
+            deep += res.nsegments > 1;
             if (shows(g, f, got, &res))
                 runs_ok++;
             else {
@@ -460,8 +682,12 @@ static void differential(const char *name, net_t *net, int count)
           "(%zu states)", name, count, agree, g->n);
     CHECK(local_agree == count, "%s: the local check agrees on %d of %d", name, local_agree,
           count);
-    CHECK(runs > 0 && runs_ok == runs, "%s: %d of %d runs replay and show their value", name,
-          runs_ok, runs);
+    CHECK(por_agree == count, "%s: the local check with stubborn sets agrees on %d of %d (%d "
+          "reduced a search)", name, por_agree, count, reduced);
+    CHECK(runs > 0 && runs_ok == runs, "%s: %d of %d runs replay and show their value, part "
+          "by part (%d of them in two parts or more)", name, runs_ok, runs, deep);
+    /* an initial deadlock has nowhere to go after the first part */
+    CHECK(deep > 0 || g->n == 1, "%s: nested formulas get runs of several parts", name);
     free(g);
 }
 
@@ -508,6 +734,7 @@ static void limits(void)
 int main(void)
 {
     known_answers();
+    nested_answers();
     net_t *nets[] = {chain_net(), dead_net(), lasso_net(), mutex_buffer_net(), race_net()};
     const char *names[] = {"chain", "dead", "lasso", "mutex+buffer", "race"};
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {

@@ -131,6 +131,7 @@ static tree_t *random_ctl(uint32_t P, uint32_t T, int depth)
 
 typedef struct tally {
     unsigned cases, both, agree, dg_only, missed, timed_out, local_agree, local_both;
+    unsigned por_agree, por_both, por_reduced;
 } tally;
 
 static void compare(const char *what, const cnet_t *cn, const tree_t *f, int want,
@@ -188,6 +189,22 @@ static void random_differential(int nets, int per_net)
                 t.local_both++;
                 t.local_agree += local == want;
             }
+            /* and with stubborn sets in its E F and A G searches */
+            lopt.partial_order = 1;
+            budget_t brief_por = unit_budget(0.2, 0);
+            lopt.budget = &brief_por;
+            ctl_local_stats stats = {0, 0};
+            int local_por = ctl_local_check(cn, f, &lopt, &stats, why, sizeof why);
+            if (want >= 0 && local_por >= 0) {
+                t.por_both++;
+                t.por_agree += local_por == want;
+                t.por_reduced += stats.reduced;
+                if (local_por != want) {
+                    printf("# stubborn local check: ");
+                    tree_print(stdout, f);
+                    printf(": global %d, local %d\n", want, local_por);
+                }
+            }
             tree_free(f);
         }
         nc_free_net(net);
@@ -201,6 +218,9 @@ static void random_differential(int nets, int per_net)
           "(%u misses)", t.missed);
     CHECK(t.local_agree == t.local_both, "random nets: the local check agrees too (%u of %u)",
           t.local_agree, t.local_both);
+    CHECK(t.por_both > 0 && t.por_agree == t.por_both && t.por_reduced > 0,
+          "random nets: the local check with stubborn sets agrees too (%u of %u, %u reduced "
+          "a search)", t.por_agree, t.por_both, t.por_reduced);
 }
 
 /* ---- contest instances ---- */

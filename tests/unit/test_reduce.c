@@ -79,6 +79,15 @@ static net_t *random_processes(void)
     return n;
 }
 
+/* A second for a reduction, as a checker's carve would give it. */
+static const budget_t *second(void)
+{
+    static budget_t b;
+    budget_init(&b, NULL);
+    budget_set_limits(&b, 1.0, 0, NULL);
+    return &b;
+}
+
 typedef struct fired {
     size_t dead, constant, parallel, duplicate, agglomerated, sink, implicit;
 } fired;
@@ -89,7 +98,7 @@ static void count_rules(net_t *net, const tree_t *f, fired *s)
     reduce_observed obs;
     if (reduce_observe(cn, f, &obs) < 0)
         return;
-    reduction *r = reduce_build(cn, &obs, 1.0);
+    reduction *r = reduce_build(cn, &obs, second());
     if (r) {
         const reduce_stats *st = reduce_statistics(r);
         s->dead += st->dead_transitions;
@@ -255,7 +264,7 @@ static void test_implicit(void)
     const cnet_t *cn = nc_compile(net);
     reduce_observed obs;
     reduce_observe(cn, NULL, &obs);
-    reduction *r = reduce_build(cn, &obs, 1.0);
+    reduction *r = reduce_build(cn, &obs, second());
     CHECK(r && reduce_statistics(r)->implicit_places == 1 && reduce_place(r, idle) == REDUCE_NONE,
           "the place counting both idle states is implicit (%zu found)",
           r ? reduce_statistics(r)->implicit_places : 0);
@@ -264,7 +273,7 @@ static void test_implicit(void)
     lin_term term = {idle, 1};
     tree_t *goal = tree_cmp(&term, 1, 0, REL_EQ);
     reduce_observe(cn, goal, &obs);
-    r = reduce_build(cn, &obs, 1.0);
+    r = reduce_build(cn, &obs, second());
     CHECK(r && reduce_place(r, idle) != REDUCE_NONE, "observed, it stays");
     reduce_free(r);
     reduce_observed_free(&obs);
@@ -326,6 +335,37 @@ static void test_ltl_deadlock(void)
     nc_free_net(net);
 }
 
+/* A signal stops the rules as a deadline does: none fires, and the net
+ * is the one given (a reduction cut short is only weaker). */
+static void test_interrupted(void)
+{
+    net_t *net = nc_create_net("dead", NULL);
+    nc_create_place(net, "p", NULL, 1);
+    nc_create_place(net, "empty", NULL, 0);
+    uint32_t t = (uint32_t)nc_create_transition(net, "t", NULL);
+    uint32_t dead = (uint32_t)nc_create_transition(net, "dead", NULL);
+    nc_create_arc(net, NC_ARC_PT, 0, t, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 0, t, 1, 0);
+    nc_create_arc(net, NC_ARC_PT, 1, dead, 1, 0);
+    const cnet_t *cn = nc_compile(net);
+    reduce_observed obs;
+    reduce_observe(cn, NULL, &obs);
+    reduction *r = reduce_build(cn, &obs, second());
+    CHECK(r && reduce_statistics(r)->dead_transitions == 1,
+          "a transition needing a place nothing fills is dead");
+    reduce_free(r);
+    volatile int signalled = 1;
+    budget_t b;
+    budget_init(&b, &signalled);
+    budget_set_limits(&b, 10.0, 0, NULL);
+    r = reduce_build(cn, &obs, &b);
+    CHECK(r && reduce_statistics(r)->dead_transitions == 0 && !reduce_net(r),
+          "after a signal: no rule fires, the net stays as given");
+    reduce_free(r);
+    reduce_observed_free(&obs);
+    nc_free_net(net);
+}
+
 static void test_accepts(void)
 {
     char why[200];
@@ -348,6 +388,7 @@ int main(void)
     test_implicit();
     test_random_ltl();
     test_ltl_deadlock();
+    test_interrupted();
     test_accepts();
     UNIT_DONE();
 }
