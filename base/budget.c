@@ -125,9 +125,12 @@ static const carve_rule rules[CARVE_COUNT] = {
      * groups are optional, as there */
     [CARVE_SYMBOLIC_PLACEBITS] = {"symbolic.placebits", ALL_BYTES, 0.2, 0, 30.0},
     [CARVE_SYMBOLIC_ONEHOT] = {"symbolic.onehot", ALL_BYTES, 0.25, 0, 0},
-    /* BuDDy's nodes and caches; the rest is for the walks over the
-     * diagram that count (a few words a node) and the layers of a witness */
+    /* BuDDy's nodes and caches; the rest for the walks over the diagram
+     * that count (symbolic/count.c, maxtokens.c: a word or two per node
+     * of the table, a few words and the number's limbs per node counted)
+     * and the layers of a witness (a handle each) */
     [CARVE_SYMBOLIC_TABLE] = {"symbolic.table", BYTES(3, 4), 1.0, 0, 0},
+    [CARVE_SYMBOLIC_COUNT] = {"symbolic.count", REST_OF(CARVE_SYMBOLIC_TABLE), 1.0, 0, 0},
     /* StateSpace: the explicit search answers small nets at once and
      * needs no bounds; where it gives up, the diagrams get what is left */
     [CARVE_MCC_STATESPACE_EXPLICIT] = {"mcc.statespace.explicit", ALL_BYTES, 0.5, 0, 0},

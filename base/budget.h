@@ -103,6 +103,7 @@ typedef enum {
     CARVE_SYMBOLIC_PLACEBITS,   /* the symbolic checker: proven place bounds */
     CARVE_SYMBOLIC_ONEHOT,      /*   of symbolic.placebits: one-hot groups */
     CARVE_SYMBOLIC_TABLE,       /* the decision diagrams' node table and caches */
+    CARVE_SYMBOLIC_COUNT,       /*   and the walks over them that count */
     CARVE_MCC_STATESPACE_EXPLICIT, /* StateSpace: the explicit search before the diagrams */
     CARVE_MCC_STATESPACE_SYMBOLIC, /*   and the diagrams, a second short of the end */
     CARVE_COUNT

@@ -18,8 +18,10 @@
  * take a block past its width is reported (sym_reason), never dropped.
  *
  * BuDDy keeps one global table: one sym_t at a time in a process.  Its
- * nodes and caches are sized from the budget's bytes; running out of them
- * or of time ends in SYM_GAVE_UP with the reason, never in an exit. */
+ * nodes and caches are sized from the budget's bytes, and the walks that
+ * count (their memos and long numbers) are charged to the rest; running
+ * out of them or of time ends in SYM_GAVE_UP, or a count in NULL, with
+ * the reason, never in an exit. */
 #ifndef MCK_SYMBOLIC_H
 #define MCK_SYMBOLIC_H
 
@@ -41,7 +43,7 @@ typedef enum { SYM_DONE, SYM_FOUND, SYM_GAVE_UP } sym_status;
 typedef enum { SYM_CHAINING, SYM_BFS } sym_strategy;
 
 /* The order of the blocks: the net's, or FORCE's (places moved towards
- * the transitions that touch them, symbolic.c). */
+ * the transitions that touch them, order.c). */
 typedef enum { SYM_ORDER_NET, SYM_ORDER_FORCE } sym_order;
 
 /* A diagram manager for cn with widths bits[p] (proven bounds: each place
@@ -78,11 +80,12 @@ int sym_ctl(sym_t *s, const tree_t *f, char *why, size_t whylen);
 /* Exact numbers of the reachable set, as malloc'd decimal strings: its
  * markings (states; after SYM_FOUND, those found before the goal), and
  * after SYM_DONE its edges (the reachable markings that enable t, summed
- * over t).  NULL: ran out (sym_reason). */
+ * over t).  NULL: ran out, of the bytes left beside the table or of the
+ * clock (sym_reason). */
 char *sym_count_states(sym_t *s);
 char *sym_count_edges(sym_t *s);
 /* The largest count of one place, and of all places, in the reachable
- * set.  0, or -1 (sym_reason). */
+ * set.  0, or -1: ran out, as the counts (sym_reason). */
 int sym_max_tokens(sym_t *s, uint64_t *in_place, uint64_t *per_marking);
 
 /* Why the last call failed: "memory budget exhausted", "time limit

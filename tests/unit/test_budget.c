@@ -130,6 +130,7 @@ static void carves_within(void)
         {CARVE_LTL_STACK, CARVE_LTL_STATES},
         {CARVE_GENERIC_STATES, CARVE_GENERIC_GRAPH},
         {CARVE_MCC_LIVENESS_STATES, CARVE_MCC_LIVENESS_GRAPH},
+        {CARVE_SYMBOLIC_TABLE, CARVE_SYMBOLIC_COUNT},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
         int sum_ok = 1;

@@ -1,0 +1,107 @@
+/* The reachable set: chaining or breadth-first images to the fixpoint or
+ * to the first goal marking, and the check of the proven widths on it. */
+#include "symbolic/symint.h"
+
+#include <stdio.h>
+
+/* A reachable marking where some transition would pass a block's width:
+ * the bounds the layout came from were wrong, and every answer with them. */
+static int check_widths(sym_t *s)
+{
+    for (uint32_t t = 0; t < s->cn->ntransitions; t++) {
+        BDD x = o_and(s->reach, s->tr[t].ovf);
+        int bad = x != bdd_false();
+        drop(x);
+        if (bad) {
+            snprintf(s->reason, sizeof s->reason,
+                     "symbolic: transition %u passes a place's proven bound", t);
+            return -1;
+        }
+        if (sym_stop(s))
+            return -1;
+    }
+    return 0;
+}
+
+static sym_status bfs(sym_t *s)
+{
+    BDD front = bdd_addref(s->init);
+    for (;;) {
+        if (sym_hits(s, front)) {
+            drop(front);
+            return SYM_FOUND;
+        }
+        BDD next = bdd_addref(bdd_false());
+        for (uint32_t i = 0; i < s->nmoving; i++) {
+            or_take(&next, sym_image(s, front, s->order[i]));
+            if (sym_stop(s))
+                break;
+        }
+        drop(front);
+        front = o_diff(next, s->reach);
+        drop(next);
+        or_in(&s->reach, front);
+        if (sym_stop(s)) {
+            drop(front);
+            return SYM_GAVE_UP;
+        }
+        if (front == bdd_false())
+            break;
+    }
+    drop(front);
+    return SYM_DONE;
+}
+
+static sym_status chain(sym_t *s)
+{
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (uint32_t g = 0; g < s->nmoving;) {
+            uint32_t end = g;
+            while (end < s->nmoving && s->tr[s->order[end]].top == s->tr[s->order[g]].top)
+                end++;
+            int grew = 1, any = 0;
+            while (grew) {
+                grew = 0;
+                for (uint32_t i = g; i < end; i++) {
+                    BDD img = sym_image(s, s->reach, s->order[i]);
+                    BDD more = o_or(s->reach, img);
+                    drop(img);
+                    if (more != s->reach)
+                        grew = any = changed = 1;
+                    drop(s->reach);
+                    s->reach = more;
+                    if (sym_stop(s))
+                        return SYM_GAVE_UP;
+                }
+            }
+            if (any && s->goal_kind == GOAL_SET && sym_hits(s, s->reach))
+                return SYM_FOUND;
+            g = end;
+        }
+        if (changed && s->goal_kind == GOAL_DEAD && sym_hits(s, s->reach))
+            return SYM_FOUND;
+        if (sym_stop(s))
+            return SYM_GAVE_UP;
+    }
+    return SYM_DONE;
+}
+
+sym_status sym_explore(sym_t *s, sym_strategy how)
+{
+    drop(s->reach);
+    s->reach = bdd_addref(s->init);
+    s->reached = 0;
+    if (sym_stop(s))
+        return SYM_GAVE_UP;
+    if (sym_hits(s, s->reach))
+        return SYM_FOUND;
+    sym_status st = how == SYM_BFS ? bfs(s) : chain(s);
+    if (st == SYM_DONE && check_widths(s) < 0)
+        return SYM_GAVE_UP;
+    if (st != SYM_GAVE_UP && sym_failed(s))
+        return SYM_GAVE_UP;
+    s->reached = st == SYM_DONE;
+    return st;
+}
