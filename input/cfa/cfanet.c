@@ -26,6 +26,12 @@
 #ifndef CFA_MAX_NET_TRANSITIONS
 #define CFA_MAX_NET_TRANSITIONS 4000000u
 #endif
+/* Every choice evaluates the transition's expressions: a long expression
+ * times many choices is seconds of work before the net exists.  Counted
+ * in instructions (cfa_code), a few nanoseconds each. */
+#ifndef CFA_MAX_WORK
+#define CFA_MAX_WORK 2000000000ull
+#endif
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
@@ -49,22 +55,21 @@ static uint64_t decl_places(const cfa_decl *d)
 /* Choices a transition's expansion tries (§5.2): pre (and post unless the
  * variable is read unchanged) per touched variable, lengths and values
  * per buffer operation. */
-static uint64_t trans_choices(const cfa_model *m, const cfa_trans *t, unsigned *uses)
+static uint64_t trans_choices(const cfa_model *m, const cfa_trans *t)
 {
-    memset(uses, 0, m->ndecls * sizeof *uses);
-    cfa_trans_uses(t, uses);
     uint64_t n = 1;
-    for (size_t d = 0; d < m->ndecls; d++) {
-        const cfa_decl *decl = &m->decls[d];
+    for (uint32_t i = 0; i < t->nuses; i++) {
+        unsigned uses = t->uses[i].bits;
+        const cfa_decl *decl = &m->decls[t->uses[i].decl];
         uint64_t r = cfa_range_size(decl);
         if (decl->kind == CFA_VAR) {
-            if (uses[d] & CFA_USE_PLAIN)
+            if (uses & CFA_USE_PLAIN)
                 n = sat_mul(n, r);
-            else if (uses[d])
+            else if (uses)
                 n = sat_mul(n, sat_mul(r, r));
-        } else if ((uses[d] & CFA_USE_SEND) || (decl->kind == CFA_STACK && uses[d])) {
+        } else if ((uses & CFA_USE_SEND) || (decl->kind == CFA_STACK && uses)) {
             n = sat_mul(n, sat_mul(decl->capacity, r));
-        } else if (uses[d] & CFA_USE_RECV) {
+        } else if (uses & CFA_USE_RECV) {
             uint64_t contents = 0, power = 1;
             for (uint32_t l = 1; l <= decl->capacity && contents != UINT64_MAX; l++) {
                 power = sat_mul(power, r);
@@ -100,16 +105,13 @@ static int check_sizes(const cfa_model *m)
                      CFA_MAX_PLACES, largest_name, largest);
         return -1;
     }
-    unsigned *uses = calloc(m->ndecls ? m->ndecls : 1, sizeof *uses);
-    if (!uses) {
-        nc_error(m->file, 0, "out of memory");
-        return -1;
-    }
-    uint64_t total = 0;
+    uint64_t total = 0, work = 0;
     for (size_t a = 0; a < m->nauts; a++)
         for (size_t k = 0; k < m->auts[a].ntrans; k++) {
             const cfa_trans *t = &m->auts[a].trans[k];
-            uint64_t n = trans_choices(m, t, uses);
+            uint64_t n = trans_choices(m, t), instrs = 0;
+            for (size_t i = 0; i < t->nitems; i++)
+                instrs += t->items[i].code.n;
             total = sat_add(total, n);
             if (total > CFA_MAX_CHOICES) {
                 if (n == UINT64_MAX)
@@ -120,11 +122,18 @@ static int check_sizes(const cfa_model *m)
                     nc_error(m->file, t->line, "expanding this transition means trying %" PRIu64
                              " choices of values, %" PRIu64 " so far in the model (limit %u): "
                              "narrow the ranges it touches", n, total, CFA_MAX_CHOICES);
-                free(uses);
+                return -1;
+            }
+            work = sat_add(work, sat_mul(n, instrs));
+            if (work > CFA_MAX_WORK) {
+                nc_error(m->file, t->line, "expanding this transition means evaluating its %"
+                         PRIu64 " operators and operands under each of %" PRIu64 " choices of "
+                         "values: %" PRIu64 " evaluations so far in the model (limit %llu); "
+                         "shorten its expressions or narrow the ranges it touches", instrs, n,
+                         work, (unsigned long long)CFA_MAX_WORK);
                 return -1;
             }
         }
-    free(uses);
     return 0;
 }
 
@@ -239,6 +248,7 @@ typedef struct expander {
     size_t nops;
     int64_t *pre, *post;       /* per declaration */
     int64_t *content;          /* room for every buffer's longest content */
+    cfa_value *stack;          /* room for evaluating any of the model's expressions */
     uint32_t generated;
     int failed;
 } expander;
@@ -251,7 +261,7 @@ static int satisfied(expander *x)
         if (it->kind != CFA_PRED)
             continue;
         cfa_value v;
-        int rc = cfa_eval(it->expr, x->pre, x->post, &v);
+        int rc = cfa_eval(&it->code, x->pre, x->post, x->stack, &v);
         if (rc == CFA_EVAL_OVERFLOW) {
             nc_error(x->m->file, t->line, "arithmetic overflow (beyond 128 bits) while expanding "
                      "this transition");
@@ -265,7 +275,7 @@ static int satisfied(expander *x)
         const buffer_op *op = &x->ops[i];
         if (op->kind == CFA_SEND) {
             cfa_value v;
-            int rc = cfa_eval(op->item->expr, x->pre, x->post, &v);
+            int rc = cfa_eval(&op->item->code, x->pre, x->post, x->stack, &v);
             if (rc == CFA_EVAL_OVERFLOW) {
                 nc_error(x->m->file, t->line, "arithmetic overflow (beyond 128 bits) while "
                          "expanding this transition");
@@ -423,14 +433,13 @@ static void choose_vars(expander *x, size_t i, int post)
 static int expand(expander *x)
 {
     const cfa_model *m = x->m;
-    memset(x->uses, 0, m->ndecls * sizeof *x->uses);
-    cfa_trans_uses(x->t, x->uses);
+    const cfa_trans *t = x->t;
     x->nvars = x->nops = 0;
     x->generated = 0;
     size_t at = 0;
-    for (uint32_t d = 0; d < m->ndecls; d++) {
-        if (!x->uses[d])
-            continue;
+    for (uint32_t u = 0; u < t->nuses; u++) {
+        uint32_t d = t->uses[u].decl;
+        x->uses[d] = t->uses[u].bits;
         if (m->decls[d].kind == CFA_VAR) {
             x->vars[x->nvars++] = d;
             continue;
@@ -439,12 +448,14 @@ static int expand(expander *x)
         op->decl = d;
         op->content = x->content + at;
         at += m->decls[d].capacity;
-        for (size_t i = 0; i < x->t->nitems; i++)
-            if (x->t->items[i].kind != CFA_PRED && x->t->items[i].buffer == d)
-                op->item = &x->t->items[i];
+        for (size_t i = 0; i < t->nitems; i++)
+            if (t->items[i].kind != CFA_PRED && t->items[i].buffer == d)
+                op->item = &t->items[i];
         op->kind = op->item->kind;
     }
     choose_vars(x, 0, 0);
+    for (uint32_t u = 0; u < t->nuses; u++)
+        x->uses[t->uses[u].decl] = 0;
     return x->failed ? -1 : 0;
 }
 
@@ -454,17 +465,23 @@ static int build_transitions(cfa_model *m, net_t *net)
     memset(&x, 0, sizeof x);
     x.m = m;
     x.net = net;
-    size_t nd = m->ndecls ? m->ndecls : 1, slots = 0;
+    size_t nd = m->ndecls ? m->ndecls : 1, slots = 0, stack = 1;
     for (size_t d = 0; d < m->ndecls; d++)
         slots += m->decls[d].kind == CFA_VAR ? 0 : m->decls[d].capacity;
+    for (size_t a = 0; a < m->nauts; a++)
+        for (size_t k = 0; k < m->auts[a].ntrans; k++)
+            for (size_t i = 0; i < m->auts[a].trans[k].nitems; i++)
+                if (m->auts[a].trans[k].items[i].code.stack > stack)
+                    stack = m->auts[a].trans[k].items[i].code.stack;
     x.uses = calloc(nd, sizeof *x.uses);
     x.vars = calloc(nd, sizeof *x.vars);
     x.ops = calloc(nd, sizeof *x.ops);
     x.pre = calloc(nd, sizeof *x.pre);
     x.post = calloc(nd, sizeof *x.post);
     int64_t *content = calloc(slots ? slots : 1, sizeof *content);
+    x.stack = malloc(stack * sizeof *x.stack);
     int rc = -1;
-    if (!x.uses || !x.vars || !x.ops || !x.pre || !x.post || !content) {
+    if (!x.uses || !x.vars || !x.ops || !x.pre || !x.post || !content || !x.stack) {
         nc_error(m->file, 0, "out of memory");
         goto out;
     }
@@ -491,6 +508,7 @@ out:
     free(x.ops);
     free(x.pre);
     free(x.post);
+    free(x.stack);
     free(content);
     return rc;
 }
