@@ -529,22 +529,25 @@ static tree_t *quantified(reader *r, const xmlNode *n)
     return temporal(r, c, k, is(n, "exists-path") ? exists_ops : all_ops);
 }
 
-/* 2 to 5 operands in the files; folded to the left.  No operand gives
- * the neutral element. */
+/* 2 to 5 operands in the contest's files, any number in others: built
+ * balanced (tree_chain), so that their number is no depth.  No operand
+ * gives the neutral element. */
 static tree_t *junction(reader *r, const xmlNode *n, tree_op op)
 {
-    tree_t *acc = NULL;
+    tree_chain acc;
+    tree_chain_start(&acc, op);
+    int any = 0;
     for (xmlNode *c = first_elem(n); c; c = next_elem(c)) {
         tree_t *sub = formula(r, c, n);
         if (!sub) {
-            tree_free(acc);
+            tree_chain_discard(&acc);
             return NULL;
         }
-        acc = acc ? made(r, n, tree_binary(op, acc, sub)) : sub;
-        if (!acc)
-            return NULL;
+        any = 1;
+        if (tree_chain_add(&acc, sub) < 0)
+            return made(r, n, NULL);
     }
-    return acc ? acc : made(r, n, tree_const(op == T_AND));
+    return made(r, n, any ? tree_chain_end(&acc) : tree_const(op == T_AND));
 }
 
 /* n in a formula position; parent only names the place in messages. */

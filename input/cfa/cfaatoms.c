@@ -171,8 +171,11 @@ static tree_t *front_cmp(const cfa_decl *d, const ap_text *a)
             }
         return any_marked(&p);
     }
-    tree_t *any = tree_const(0);
-    for (uint32_t l = 1; l <= d->capacity && any; l++) {
+    /* one disjunct per length: balanced, as a stack may be long */
+    tree_chain any;
+    tree_chain_start(&any, T_OR);
+    int ok = tree_chain_add(&any, tree_const(0)) == 0;
+    for (uint32_t l = 1; l <= d->capacity && ok; l++) {
         places p = { 0 };
         int bad = places_add(&p, cfa_len_place(d, l), 1) < 0;
         for (uint64_t i = 0; i < r && !bad; i++)
@@ -181,16 +184,15 @@ static tree_t *front_cmp(const cfa_decl *d, const ap_text *a)
         if (bad || p.n == 1) {   /* no value qualifies at this length */
             free(p.v);
             if (bad) {
-                tree_free(any);
+                tree_chain_discard(&any);
                 return NULL;
             }
             continue;
         }
-        tree_t *both = tree_cmp(p.v, p.n, -2, REL_GE);
+        ok = tree_chain_add(&any, tree_cmp(p.v, p.n, -2, REL_GE)) == 0;
         free(p.v);
-        any = both ? tree_binary(T_OR, any, both) : (tree_free(any), NULL);
     }
-    return any;
+    return tree_chain_end(&any);
 }
 
 static tree_t *label(const cfa_model *m, const cfa_label *l)
