@@ -5,6 +5,7 @@
  * one message instead of eating memory. */
 #include "mccxml.h"
 #include "base/grow.h"
+#include "base/xmltext.h"
 #include "base/readfile.h"
 
 #include <inttypes.h>
@@ -815,7 +816,9 @@ static void on_xml_error(void *data, xml_error_arg e)
     load_state *ls = ctxt ? ctxt->_private : NULL;
     if (!ls || ls->have_msg || e->level < XML_ERR_ERROR)
         return;
-    snprintf(ls->msg, sizeof ls->msg, "%s", e->message ? e->message : "malformed XML");
+    char own[96];
+    snprintf(ls->msg, sizeof ls->msg, "%s",
+             e->message ? xml_error_text(e->message, own, sizeof own) : "malformed XML");
     size_t len = strlen(ls->msg);
     while (len > 0 && xml_space(ls->msg[len - 1]))
         ls->msg[--len] = '\0';

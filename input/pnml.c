@@ -17,6 +17,7 @@
  * whose ends are known is added at once, the others after the last node.
  */
 #include "base/grow.h"
+#include "base/xmltext.h"
 #include "input.h"
 #include "pnml-internal.h"
 
@@ -197,7 +198,9 @@ static void on_xml_error(void *ctx, xml_error e)
                  "entity expansion refused (entity loop or entity bomb)");
         return;
     }
-    pn_show(e->message ? e->message : "unknown XML error", R->xmlerr.msg,
+    char own[96];
+    pn_show(e->message ? xml_error_text(e->message, own, sizeof own) : "unknown XML error",
+            R->xmlerr.msg,
             sizeof R->xmlerr.msg);
     /* libxml2 ends its messages with a newline, which pn_show made '?' */
     size_t n = strlen(R->xmlerr.msg);
