@@ -1,0 +1,173 @@
+#!/bin/sh
+# Flat chains of a million terms in every reader (issue #40): a file
+# decides how long a chain is, and every reader either reads it (a chain
+# is no nesting) or refuses it with exit 2 and one "FILE:LINE: message"
+# that names the real limit; never a crash, and within seconds.  Real
+# nesting is refused the same way.  The inputs are generated here (awk),
+# up to about 20 MB each.
+: "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${MCK:=$TOP/mck}"
+tmp="${TMPDIR:-/tmp}/mck_long_chains.$$"
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+N=1000000
+# CPU seconds a case may take (CPU, not wall clock: the machine may be
+# shared); under AddressSanitizer (CI's second pass) more
+LIMIT=10
+if grep -q 'fsanitize=address' "$TOP/config.mk" 2>/dev/null; then
+    LIMIT=60
+fi
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1: $2"; }
+
+if [ ! -x "$MCK" ]; then
+    echo "skip - long chains: no mck binary at $MCK"
+    exit 0
+fi
+
+# expect NAME RC TEXT COMMAND...: COMMAND exits with RC within LIMIT CPU
+# seconds (POSIX 'times' in this shell, before and after: the second line
+# is the finished children's user and system time).  With RC 2, standard error is exactly one line "FILE: message"
+# (or FILE:LINE:, FILE:LINE:COL:) holding TEXT; otherwise standard output
+# holds TEXT.
+expect() {
+    name=$1 want=$2 text=$3
+    shift 3
+    times >"$tmp/times0"
+    timeout 300 "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    times >"$tmp/times1"
+    secs=$(cat "$tmp/times0" "$tmp/times1" | awk '
+        NR == 2 || NR == 4 { split($1, u, /[ms]/); split($2, s, /[ms]/);
+                             t[NR] = u[1] * 60 + u[2] + s[1] * 60 + s[2] }
+        END { printf "%.1f\n", t[4] - t[2] }')
+    if [ "$rc" -ne "$want" ]; then
+        notok "$name" "exit $rc, not $want: $(head -c 300 "$tmp/err")"
+    elif [ "$want" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+        notok "$name" "$(wc -l <"$tmp/err") lines on stderr, not one: $(head -c 300 "$tmp/err")"
+    elif [ "$want" -eq 2 ] && ! grep -Eq '^[^:]+(:[0-9]+){0,2}: ' "$tmp/err"; then
+        notok "$name" "not FILE:LINE: message: $(head -c 300 "$tmp/err")"
+    elif [ "$want" -eq 2 ] && ! grep -qF -- "$text" "$tmp/err"; then
+        notok "$name" "no '$text' in: $(head -c 300 "$tmp/err")"
+    elif [ "$want" -ne 2 ] && ! grep -qF -- "$text" "$tmp/out"; then
+        notok "$name" "no '$text' in the output: $(head -c 300 "$tmp/out")"
+    elif awk -v s="$secs" -v l="$LIMIT" 'BEGIN { exit !(s > l) }'; then
+        notok "$name" "took $secs s of CPU, more than $LIMIT"
+    else
+        ok "$name ($secs s of CPU)"
+    fi
+}
+
+# ---- CFA: expressions are postfix code, evaluated in a loop ----
+cfa_head='CFA
+@global
+var x: {0..1} init 0;
+@automaton a
+@start s;'
+{ echo "$cfa_head"; awk -v n=$N 'BEGIN { printf "s -> s : x'"'"' = '"'"'x"; for (i = 0; i < n; i++) printf " + '"'"'x"; print ";" }'; } >"$tmp/sum.cfa"
+expect "CFA: x' = 'x + 'x + ... of $N terms reads (one transition: 'x = 0)" 0 "transitions: 1" \
+    "$MCK" info "$tmp/sum.cfa"
+{ echo "$cfa_head"; awk -v n=$N 'BEGIN { printf "s -> s : x = 0"; for (i = 0; i < n; i++) printf " & x = 0"; print ";" }'; } >"$tmp/and.cfa"
+expect "CFA: x = 0 & x = 0 & ... of $N terms reads" 0 "transitions: 1" "$MCK" info "$tmp/and.cfa"
+expect "CFA: the chain of $N conditions is checked (a deadlock at x = 1? no)" 1 "Result: NO." \
+    "$MCK" check "$tmp/and.cfa"
+{ echo "$cfa_head"; awk -v n=$N 'BEGIN { printf "s -> s : "; for (i = 0; i < n; i++) printf "not "; print "x = 0;" }'; } >"$tmp/not.cfa"
+expect "CFA: $N nested 'not' are refused with the limit" 2 \
+    "expression nested too deeply (at most 10000 open parentheses" "$MCK" info "$tmp/not.cfa"
+{ echo "$cfa_head"; awk -v n=$N 'BEGIN { printf "s -> s : "; for (i = 0; i < n; i++) printf "("; printf "x = 0"; for (i = 0; i < n; i++) printf ")"; print ";" }'; } >"$tmp/paren.cfa"
+expect "CFA: $N nested parentheses are refused with the limit" 2 \
+    "expression nested too deeply (at most 10000 open parentheses" "$MCK" info "$tmp/paren.cfa"
+
+# ---- B(PN)²: the same code for actions; commands are n-ary ----
+awk -v n=$N 'BEGIN { printf "begin var x: {0..1} init 0; <x'"'"' = '"'"'x"; for (i = 0; i < n; i++) printf " + '"'"'x"; print "> end" }' >"$tmp/sum.bpn2"
+expect "B(PN)2: an action of $N terms reads" 0 "language: bpn2" "$MCK" info "$tmp/sum.bpn2"
+awk -v n=$N 'BEGIN { printf "begin var x: {0..1} init 0; <"; for (i = 0; i < n; i++) printf "not "; print "x = 0> end" }' >"$tmp/not.bpn2"
+expect "B(PN)2: $N nested 'not' are refused with the limit" 2 \
+    "expression nested too deeply (at most 500 levels" "$MCK" info "$tmp/not.bpn2"
+awk -v n=$N 'BEGIN { printf "begin var x: {0..1} init 0; "; for (i = 0; i < n; i++) printf "<x'"'"' = '"'"'x>; "; print "<x'"'"' = '"'"'x> end" }' >"$tmp/seq.bpn2"
+expect "B(PN)2: a sequence of $N actions is refused by the net's size, not its depth" 2 \
+    "more than 1000000 control places" "$MCK" info "$tmp/seq.bpn2"
+
+# ---- the Kit's formulas: & and | chains are balanced trees ----
+net="$TOP/examples/pep/philo4.ll_net"
+awk -v n=20000 'BEGIN { printf "\"think0\""; for (i = 0; i < n; i++) printf " & \"think0\""; print "" }' >"$tmp/and20k.form"
+expect "formula: 20001 conjuncts read (they were 'nested too deeply')" 0 "Result: YES." \
+    "$MCK" check "$net" "$tmp/and20k.form"
+awk -v n=$N 'BEGIN { printf "\"think0\""; for (i = 0; i < n; i++) printf " & \"think0\""; print "" }' >"$tmp/and.form"
+expect "formula: $N conjuncts are refused by size, not depth" 2 \
+    "formula too large (more than 100000 operators and atoms" "$MCK" check "$net" "$tmp/and.form"
+awk -v n=$N 'BEGIN { printf "EF (\"eat0\""; for (i = 0; i < n; i++) printf " + \"eat0\""; print " >= " n + 2 ")" }' >"$tmp/sum.form"
+expect "formula: a sum of $N + 1 terms reads (and is at most $N + 1)" 1 "Result: NO." \
+    "$MCK" check "$net" "$tmp/sum.form"
+awk -v n=$N 'BEGIN { printf "\"think0\""; for (i = 0; i < n; i++) printf " -> \"think0\""; print "" }' >"$tmp/imp.form"
+expect "formula: $N implications (each nests the rest) are refused with the limit" 2 \
+    "formula nested too deeply (more than 10000 levels" "$MCK" check "$net" "$tmp/imp.form"
+awk -v n=$N 'BEGIN { for (i = 0; i < n; i++) printf "!"; print "\"think0\"" }' >"$tmp/not.form"
+expect "formula: $N negations are refused with the limit" 2 \
+    "formula nested too deeply (more than 10000 levels" "$MCK" check "$net" "$tmp/not.form"
+
+# ---- MCC XML: a conjunction of any arity is a balanced tree ----
+mkdir -p "$tmp/mcc"
+cp "$TOP/examples/pnml/mutex.pnml" "$tmp/mcc/model.pnml"
+{
+    echo '<?xml version="1.0"?>'
+    echo '<property-set xmlns="http://mcc.lip6.fr/"><property><id>chain-ReachabilityCardinality-00</id>'
+    echo '<description>x</description><formula><exists-path><finally><conjunction>'
+    awk -v n=$N 'BEGIN { for (i = 0; i < n; i++) print "<true/>" }'
+    echo '</conjunction></finally></exists-path></formula></property></property-set>'
+} >"$tmp/mcc/ReachabilityCardinality.xml"
+expect "MCC XML: a conjunction of $N operands is answered" 0 \
+    "FORMULA chain-ReachabilityCardinality-00 TRUE" "$MCK" mcc ReachabilityCardinality "$tmp/mcc"
+mkdir -p "$tmp/deep"
+cp "$TOP/examples/pnml/mutex.pnml" "$tmp/deep/model.pnml"
+{
+    echo '<?xml version="1.0"?>'
+    echo '<property-set xmlns="http://mcc.lip6.fr/"><property><id>deep-ReachabilityCardinality-00</id>'
+    echo '<description>x</description><formula><exists-path><finally>'
+    awk 'BEGIN { for (i = 0; i < 300; i++) printf "<negation>"; printf "<true/>"; for (i = 0; i < 300; i++) printf "</negation>"; print "" }'
+    echo '</finally></exists-path></formula></property></property-set>'
+} >"$tmp/deep/ReachabilityCardinality.xml"
+# mck mcc answers CANNOT_COMPUTE for a file it cannot read, and says why
+timeout 300 "$MCK" mcc ReachabilityCardinality "$tmp/deep" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -lt 128 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+   grep -q "ReachabilityCardinality.xml:[0-9]*: elements nested more than 256 deep (the XML reader's limit)" "$tmp/err" &&
+   grep -q CANNOT_COMPUTE "$tmp/out"; then
+    ok "MCC XML: 300 nested negations are refused with libxml2's limit, in mck's words"
+else
+    notok "MCC XML: 300 nested negations" "exit $rc: $(head -c 300 "$tmp/err")"
+fi
+
+# ---- colored PNML: terms are n-ary ----
+col="$TOP/tests/data/pnml-colored/philo.pnml"
+awk -v n=$N '
+    /<transition id="Take"><\/transition>/ {
+        printf "<transition id=\"Take\"><condition><structure><and>"
+        for (i = 0; i < n; i++) printf "<subterm><booleanconstant value=\"true\"/></subterm>\n"
+        print "</and></structure></condition></transition>"
+        next
+    }
+    { print }' "$col" >"$tmp/and.pnml"
+expect "colored PNML: a guard of $N conjuncts reads" 0 "language: pnml" "$MCK" info "$tmp/and.pnml"
+
+# ---- RERS: Graphviz's parser has a stack, and mck says so ----
+awk -v n=$N 'BEGIN { print "digraph G {"; printf "s0"; for (i = 1; i < n; i++) printf " -> s%d", i; print ";"; print "}" }' >"$tmp/chain.dot"
+expect "RERS: an edge chain of $N nodes is refused with Graphviz's limit" 2 \
+    "Graphviz's reader ran out of parser stack" "$MCK" info "$tmp/chain.dot"
+
+# ---- SENIL, PEP, APNN: lists and groups ----
+awk -v n=$N 'BEGIN { print "SENIL"; print "@trans"; printf "p0"; for (i = 1; i < n; i++) printf ", p%d", i; print " -> t -> q"; print "@marking"; print "p0" }' >"$tmp/list.senil"
+expect "SENIL: a list of $N places is refused with the line limit" 2 \
+    "line too long (at most 4095 names and symbols)" "$MCK" info "$tmp/list.senil"
+{
+    printf 'PEP\nPTNet\nFORMAT_N2\nPL\n'
+    awk -v n=$N 'BEGIN { for (i = 1; i <= n; i++) printf "%d\"p%d\"M1\n", i, i }'
+    printf 'TR\n1"t"\nTP\n1<1\nPT\n'
+    awk -v n=$N 'BEGIN { for (i = 1; i <= n; i++) printf "%d>1\n", i }'
+} >"$tmp/wide.ll_net"
+expect "PEP: a transition with $N input places reads" 0 "transitions: 1" "$MCK" info "$tmp/wide.ll_net"
+awk -v n=$N 'BEGIN { print "\\beginnet{deep}"; printf "\\place{p}{\\name{p} \\init{1} \\comment{"; for (i = 0; i < n; i++) printf "{"; for (i = 0; i < n; i++) printf "}"; print "}}"; print "\\endnet" }' >"$tmp/deep.apnn"
+expect "APNN: $N nested braces are refused with the limit" 2 "braces nested more than 10000 deep" \
+    "$MCK" info "$tmp/deep.apnn"
+exit 0
