@@ -52,6 +52,9 @@ typedef struct unfolder {
     uint32_t *place_base;       /* first unfolded place of each colored place */
     uint32_t *arc_start, *arc_of;   /* the colored arcs of each transition */
     uint32_t *val;              /* the binding, per variable */
+    uint32_t *next;             /* bind's odometer, per position */
+    uint32_t *odo;              /* tuple_all's odometer, per component */
+    size_t cap_odo;
     uint32_t *group;            /* unfolded copies of the transition being unfolded */
     size_t ngroup, cap_group;
     uint64_t tried;
@@ -151,21 +154,42 @@ static int has_all(const pc_term *tuple)
     return 0;
 }
 
-/* A tuple with <all> components: every tuple of the product, components
- * from i on still to choose, acc the number of those chosen. */
-static int tuple_all(unfolder *U, const pc_term *t, const uint32_t *val, int64_t mult,
-                     uint32_t i, uint32_t acc)
+/* A tuple with <all> components: every tuple of the product, by an
+ * odometer over the <all> components (the last turning fastest), since a
+ * file decides how many components a tuple has. */
+static int tuple_all(unfolder *U, const pc_term *t, const uint32_t *val, int64_t mult)
 {
-    if (i == t->nk)
-        return push(U, acc, mult, t->line);
-    const pc_term *k = t->k[i];
-    uint32_t size = U->pn->sorts[k->sort].size;
-    if (k->op != PC_T_ALL)
-        return tuple_all(U, t, val, mult, i + 1, acc * size + color_value(U->pn, k, val));
-    for (uint32_t c = 0; c < size; c++)
-        if (tuple_all(U, t, val, mult, i + 1, acc * size + c) < 0)
+    if (GROW(U->odo, U->cap_odo, (size_t)t->nk + 1) < 0)
+        return fail_at(U, t->line, "out of memory");
+    uint32_t *cur = U->odo;
+    for (uint32_t i = 0; i < t->nk; i++) {
+        cur[i] = 0;
+        if (t->k[i]->op == PC_T_ALL && U->pn->sorts[t->k[i]->sort].size == 0)
+            return 0;   /* an empty sort: no tuple at all */
+    }
+    for (;;) {
+        uint32_t acc = 0;
+        for (uint32_t i = 0; i < t->nk; i++) {
+            const pc_term *k = t->k[i];
+            uint32_t size = U->pn->sorts[k->sort].size;
+            acc = acc * size + (k->op == PC_T_ALL ? cur[i] : color_value(U->pn, k, val));
+        }
+        if (push(U, acc, mult, t->line) < 0)
             return -1;
-    return 0;
+        /* the last <all> component that can turn turns; those after it
+         * start again */
+        uint32_t i = t->nk;
+        for (;;) {
+            if (i == 0)
+                return 0;
+            const pc_term *k = t->k[--i];
+            if (k->op != PC_T_ALL)
+                continue;
+            if (++cur[i] < U->pn->sorts[k->sort].size)
+                break;
+            cur[i] = 0;
+        }
+    }
 }
 
 /* Appends mult times the multiset t to U->ms (unsorted, possibly with
@@ -184,7 +208,7 @@ static int ms_eval(unfolder *U, const pc_term *t, const uint32_t *val, int64_t m
             k->op == PC_T_ALL)
             return ms_eval(U, k, val, m);
         if (k->op == PC_T_TUPLE && has_all(k))
-            return m ? tuple_all(U, k, val, m, 0, 0) : 0;
+            return m ? tuple_all(U, k, val, m) : 0;
         return m ? push(U, color_value(pn, k, val), m, t->line) : 0;
     }
     case PC_T_ADD:
@@ -552,34 +576,54 @@ static int checks(const unfolder *U, const plan *P, uint32_t at)
     return 1;
 }
 
-/* Binds position d onwards; conjuncts up to position d are satisfied. */
-static int bind(unfolder *U, uint32_t t, const plan *P, uint32_t d)
+/* Binds every position in turn, an odometer over the variables: next[d]
+ * is the next value to try at position d (a derived position has one).
+ * A file decides how many variables a transition has, so this is a loop,
+ * not a recursion.  The conjuncts checkable before position 0 hold. */
+static int bind(unfolder *U, uint32_t t, const plan *P)
 {
-    if (d == P->nv)
-        return emit(U, t, P);
-    uint32_t v = P->order[d];
-    if (P->derived[d]) {
-        U->val[v] = color_value(U->pn, P->derived[d], U->val);
-        return checks(U, P, d + 1) ? bind(U, t, P, d + 1) : 0;
+    uint32_t *next = U->next, d = 0;
+    next[0] = 0;
+    for (;;) {
+        int more = 0;
+        if (d == P->nv) {
+            if (emit(U, t, P) < 0)
+                return -1;
+        } else {
+            uint32_t v = P->order[d];
+            if (P->derived[d]) {
+                if (!next[d]) {
+                    next[d] = 1;
+                    U->val[v] = color_value(U->pn, P->derived[d], U->val);
+                    more = 1;
+                }
+            } else if (next[d] < U->pn->sorts[U->pn->vars[v].sort].size) {
+                if (++U->tried > PC_MAX_BINDINGS)
+                    return fail_at(U, U->pn->transitions[t].line,
+                                   "unfolding tries more than %llu bindings (limit): refused",
+                                   (unsigned long long)PC_MAX_BINDINGS);
+                U->val[v] = next[d]++;
+                more = 1;
+            }
+        }
+        if (more) {
+            /* a value at d: go deeper if the conjuncts it completes hold,
+             * else try the next value at d */
+            if (checks(U, P, d + 1))
+                next[++d] = 0;
+        } else {
+            if (d == 0)
+                return 0;
+            d--;
+        }
     }
-    uint32_t size = U->pn->sorts[U->pn->vars[v].sort].size;
-    for (uint32_t c = 0; c < size; c++) {
-        if (++U->tried > PC_MAX_BINDINGS)
-            return fail_at(U, U->pn->transitions[t].line,
-                           "unfolding tries more than %llu bindings (limit): refused",
-                           (unsigned long long)PC_MAX_BINDINGS);
-        U->val[v] = c;
-        if (checks(U, P, d + 1) && bind(U, t, P, d + 1) < 0)
-            return -1;
-    }
-    return 0;
 }
 
 static int unfold_transition(unfolder *U, uint32_t t, const plan *P)
 {
     const pc_transition *tr = &U->pn->transitions[t];
     U->ngroup = 0;
-    if (checks(U, P, 0) && bind(U, t, P, 0) < 0)
+    if (checks(U, P, 0) && bind(U, t, P) < 0)
         return -1;
     int rc = nc_add_group(U->net, 1, tr->id, U->group, (uint32_t)U->ngroup);
     return rc < 0 ? fail_at(U, tr->line, "transition '%s': %s", tr->id, nc_status_text(rc)) : 0;
@@ -651,7 +695,8 @@ net_t *pc_unfold(const pc_net *pn)
     plan *plans = calloc(pn->ntransitions + 1, sizeof *plans);
     U.place_base = calloc(pn->nplaces + 1, sizeof *U.place_base);
     U.val = calloc(pn->nvars + 1, sizeof *U.val);
-    if (!plans || !U.place_base || !U.val)
+    U.next = calloc(pn->nvars + 1, sizeof *U.next);
+    if (!plans || !U.place_base || !U.val || !U.next)
         fail_at(&U, 0, "out of memory");
     if (!U.failed)
         arcs_by_transition(&U);
@@ -670,6 +715,8 @@ net_t *pc_unfold(const pc_net *pn)
     free(plans);
     free(U.place_base);
     free(U.val);
+    free(U.next);
+    free(U.odo);
     free(U.arc_start);
     free(U.arc_of);
     free(U.group);

@@ -4,7 +4,7 @@
 # is no nesting) or refuses it with exit 2 and one "FILE:LINE: message"
 # that names the real limit; never a crash, and within seconds.  Real
 # nesting is refused the same way.  The inputs are generated here (awk),
-# up to about 20 MB each.
+# up to about 20 MB each, and mck runs on a stack cut to 1 MB.
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${MCK:=$TOP/mck}"
 tmp="${TMPDIR:-/tmp}/mck_long_chains.$$"
@@ -12,11 +12,14 @@ mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 N=1000000
 # CPU seconds a case may take (CPU, not wall clock: the machine may be
-# shared); under AddressSanitizer (CI's second pass) more
-LIMIT=10
+# shared), and a stack cut to 1 MB (of 8), so that a recursion on a
+# length shows at these sizes; under AddressSanitizer (CI's second pass),
+# whose frames are larger, more of both
+LIMIT=10 STACK_KB=1024
 if grep -q 'fsanitize=address' "$TOP/config.mk" 2>/dev/null; then
-    LIMIT=60
+    LIMIT=60 STACK_KB=4096
 fi
+ulimit -s "$STACK_KB" 2>/dev/null
 
 ok() { echo "ok - $1"; }
 notok() { echo "not ok - $1: $2"; }
@@ -150,6 +153,22 @@ awk -v n=$N '
     }
     { print }' "$col" >"$tmp/and.pnml"
 expect "colored PNML: a guard of $N conjuncts reads" 0 "language: pnml" "$MCK" info "$tmp/and.pnml"
+# the unfolding binds a transition's variables one after the other
+awk -v n=50000 'BEGIN {
+    print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+    print "<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\"><net id=\"vars\" type=\"http://www.pnml.org/version-2009/grammar/symmetricnet\"><page id=\"page\">"
+    print "<declaration><structure><declarations><namedsort id=\"dot\" name=\"Dot\"><dot/></namedsort>"
+    for (i = 0; i < n; i++) printf "<variabledecl id=\"v%d\" name=\"v%d\"><usersort declaration=\"dot\"/></variabledecl>\n", i, i
+    print "</declarations></structure></declaration>"
+    print "<place id=\"P\"><type><structure><usersort declaration=\"dot\"/></structure></type></place>"
+    print "<transition id=\"T\"></transition>"
+    printf "<arc id=\"a\" source=\"P\" target=\"T\"><hlinscription><structure><add>"
+    for (i = 0; i < n; i++) printf "<subterm><numberof><subterm><numberconstant value=\"1\"><positive/></numberconstant></subterm><subterm><variable refvariable=\"v%d\"/></subterm></numberof></subterm>\n", i
+    print "</add></structure></hlinscription></arc>"
+    print "</page></net></pnml>"
+}' >"$tmp/vars.pnml"
+expect "colored PNML: a transition of 50000 variables unfolds (it crashed)" 0 "transitions: 1" \
+    "$MCK" info "$tmp/vars.pnml"
 
 # ---- RERS: Graphviz's parser has a stack, and mck says so ----
 awk -v n=$N 'BEGIN { print "digraph G {"; printf "s0"; for (i = 1; i < n; i++) printf " -> s%d", i; print ";"; print "}" }' >"$tmp/chain.dot"
