@@ -236,6 +236,12 @@ typedef struct buffer_op {
     int64_t *content;          /* send: [0] the value; pop: [0] the top; receive: l values */
 } buffer_op;
 
+typedef struct choice_dim {
+    enum { DIM_PRE, DIM_POST, DIM_LEN, DIM_CONTENT } kind;
+    uint32_t at;               /* the variable (a declaration), or the buffer operation */
+    uint32_t pos;              /* DIM_CONTENT: the position in the contents */
+} choice_dim;
+
 typedef struct expander {
     cfa_model *m;
     net_t *net;
@@ -249,6 +255,8 @@ typedef struct expander {
     int64_t *pre, *post;       /* per declaration */
     int64_t *content;          /* room for every buffer's longest content */
     cfa_value *stack;          /* room for evaluating any of the model's expressions */
+    choice_dim *dims;          /* the transition's choices, slowest first (choose) */
+    size_t ndims;
     uint32_t generated;
     int failed;
 } expander;
@@ -361,72 +369,98 @@ static void emit(expander *x)
     x->generated++;
 }
 
-static void choose_buffers(expander *x, size_t i);
-
-/* The values of buffer operation i from position pos on, ascending as a
- * sequence (the first value varies slowest). */
-static void choose_values(expander *x, size_t i, uint32_t pos, uint32_t count)
+/* The choices of values of a transition (§5.2) as an odometer: one
+ * dimension per touched variable's pre value (and post value, unless the
+ * variable is read plain), then per buffer operation its length and each
+ * position of its contents, the first dimension turning slowest.  A file
+ * decides how many variables one transition touches, so this is a loop,
+ * not a recursion per dimension. */
+/* The positions of op's contents chosen at its current length. */
+static uint32_t op_count(const expander *x, const buffer_op *op)
 {
-    buffer_op *op = &x->ops[i];
-    const cfa_decl *d = &x->m->decls[op->decl];
-    if (pos == count) {
-        choose_buffers(x, i + 1);
-        return;
-    }
-    for (int64_t v = d->lo;; v++) {
-        op->content[pos] = v;
-        choose_values(x, i, pos + 1, count);
-        if (x->failed || v == d->hi)
-            break;
+    return op->kind == CFA_SEND || x->m->decls[op->decl].kind == CFA_STACK ? 1 : op->len;
+}
+
+static void dim_first(expander *x, const choice_dim *d)
+{
+    const cfa_decl *decl;
+    buffer_op *op;
+    switch (d->kind) {
+    case DIM_PRE:
+        decl = &x->m->decls[d->at];
+        x->pre[d->at] = decl->lo;
+        if (x->uses[d->at] & CFA_USE_PLAIN)
+            x->post[d->at] = decl->lo;
+        break;
+    case DIM_POST:
+        x->post[d->at] = x->m->decls[d->at].lo;
+        break;
+    case DIM_LEN:
+        op = &x->ops[d->at];
+        op->len = op->kind == CFA_SEND ? 0 : 1;
+        break;
+    case DIM_CONTENT:
+        op = &x->ops[d->at];
+        if (d->pos < op_count(x, op))
+            op->content[d->pos] = x->m->decls[op->decl].lo;
+        break;
     }
 }
 
-static void choose_buffers(expander *x, size_t i)
+/* Turns d one value on; 0 when it was at its last. */
+static int dim_next(expander *x, const choice_dim *d)
 {
-    if (x->failed)
-        return;
-    if (i == x->nops) {
+    const cfa_decl *decl;
+    buffer_op *op;
+    switch (d->kind) {
+    case DIM_PRE:
+        decl = &x->m->decls[d->at];
+        if (x->pre[d->at] == decl->hi)
+            return 0;
+        x->pre[d->at]++;
+        if (x->uses[d->at] & CFA_USE_PLAIN)
+            x->post[d->at] = x->pre[d->at];
+        return 1;
+    case DIM_POST:
+        if (x->post[d->at] == x->m->decls[d->at].hi)
+            return 0;
+        x->post[d->at]++;
+        return 1;
+    case DIM_LEN:
+        op = &x->ops[d->at];
+        decl = &x->m->decls[op->decl];
+        if (op->len == (op->kind == CFA_SEND ? decl->capacity - 1 : decl->capacity))
+            return 0;
+        op->len++;
+        return 1;
+    case DIM_CONTENT:
+        op = &x->ops[d->at];
+        decl = &x->m->decls[op->decl];
+        if (d->pos >= op_count(x, op) || op->content[d->pos] == decl->hi)
+            return 0;
+        op->content[d->pos]++;
+        return 1;
+    }
+    return 0;
+}
+
+static void choose(expander *x)
+{
+    size_t n = x->ndims;
+    for (size_t i = 0; i < n; i++)
+        dim_first(x, &x->dims[i]);
+    for (;;) {
         if (satisfied(x))
             emit(x);
-        return;
-    }
-    buffer_op *op = &x->ops[i];
-    const cfa_decl *d = &x->m->decls[op->decl];
-    int send = op->kind == CFA_SEND;
-    uint32_t first = send ? 0 : 1, last = send ? d->capacity - 1 : d->capacity;
-    for (uint32_t l = first; l <= last && !x->failed; l++) {
-        op->len = l;
-        uint32_t count = send || d->kind == CFA_STACK ? 1 : l;
-        choose_values(x, i, 0, count);
-    }
-}
-
-static void choose_vars(expander *x, size_t i, int post)
-{
-    if (x->failed)
-        return;
-    if (i == x->nvars) {
-        choose_buffers(x, 0);
-        return;
-    }
-    uint32_t var = x->vars[i];
-    const cfa_decl *d = &x->m->decls[var];
-    int plain = x->uses[var] & CFA_USE_PLAIN;
-    for (int64_t v = d->lo;; v++) {
-        if (!post) {
-            x->pre[var] = v;
-            if (plain) {
-                x->post[var] = v;
-                choose_vars(x, i + 1, 0);
-            } else {
-                choose_vars(x, i, 1);
-            }
-        } else {
-            x->post[var] = v;
-            choose_vars(x, i + 1, 0);
-        }
-        if (x->failed || v == d->hi)
-            break;
+        if (x->failed)
+            return;
+        size_t i = n;
+        while (i > 0 && !dim_next(x, &x->dims[i - 1]))
+            i--;
+        if (i == 0)
+            return;
+        for (size_t k = i; k < n; k++)
+            dim_first(x, &x->dims[k]);
     }
 }
 
@@ -453,7 +487,21 @@ static int expand(expander *x)
                 op->item = &t->items[i];
         op->kind = op->item->kind;
     }
-    choose_vars(x, 0, 0);
+    x->ndims = 0;
+    for (size_t i = 0; i < x->nvars; i++) {
+        x->dims[x->ndims++] = (choice_dim){ DIM_PRE, x->vars[i], 0 };
+        if (!(x->uses[x->vars[i]] & CFA_USE_PLAIN))
+            x->dims[x->ndims++] = (choice_dim){ DIM_POST, x->vars[i], 0 };
+    }
+    for (uint32_t i = 0; i < x->nops; i++) {
+        const buffer_op *op = &x->ops[i];
+        const cfa_decl *d = &m->decls[op->decl];
+        uint32_t most = op->kind == CFA_SEND || d->kind == CFA_STACK ? 1 : d->capacity;
+        x->dims[x->ndims++] = (choice_dim){ DIM_LEN, i, 0 };
+        for (uint32_t pos = 0; pos < most; pos++)
+            x->dims[x->ndims++] = (choice_dim){ DIM_CONTENT, i, pos };
+    }
+    choose(x);
     for (uint32_t u = 0; u < t->nuses; u++)
         x->uses[t->uses[u].decl] = 0;
     return x->failed ? -1 : 0;
@@ -480,8 +528,10 @@ static int build_transitions(cfa_model *m, net_t *net)
     x.post = calloc(nd, sizeof *x.post);
     int64_t *content = calloc(slots ? slots : 1, sizeof *content);
     x.stack = malloc(stack * sizeof *x.stack);
+    /* a pre and a post value per variable, a length and the contents per buffer */
+    x.dims = malloc((2 * nd + nd + slots + 1) * sizeof *x.dims);
     int rc = -1;
-    if (!x.uses || !x.vars || !x.ops || !x.pre || !x.post || !content || !x.stack) {
+    if (!x.uses || !x.vars || !x.ops || !x.pre || !x.post || !content || !x.stack || !x.dims) {
         nc_error(m->file, 0, "out of memory");
         goto out;
     }
@@ -509,6 +559,7 @@ out:
     free(x.pre);
     free(x.post);
     free(x.stack);
+    free(x.dims);
     free(content);
     return rc;
 }

@@ -82,6 +82,17 @@ expect "CFA: $N nested 'not' are refused with the limit" 2 \
 expect "CFA: $N nested parentheses are refused with the limit" 2 \
     "expression nested too deeply (at most 10000 open parentheses" "$MCK" info "$tmp/paren.cfa"
 
+# the expansion chooses the values of a transition's variables one after
+# the other
+awk -v n=100000 'BEGIN {
+    print "CFA"; print "@global"
+    for (i = 0; i < n; i++) printf "var v%d: {0..0} init 0;\n", i
+    print "@automaton a"; print "@start s;"
+    printf "s -> s : v0'"'"' = '"'"'v0"; for (i = 1; i < n; i++) printf " & v%d'"'"' = '"'"'v%d", i, i; print ";"
+}' >"$tmp/vars.cfa"
+expect "CFA: a transition touching 100000 variables expands (it crashed)" 0 "transitions: 1" \
+    "$MCK" info "$tmp/vars.cfa"
+
 # ---- B(PN)²: the same code for actions; commands are n-ary ----
 awk -v n=$N 'BEGIN { printf "begin var x: {0..1} init 0; <x'"'"' = '"'"'x"; for (i = 0; i < n; i++) printf " + '"'"'x"; print "> end" }' >"$tmp/sum.bpn2"
 expect "B(PN)2: an action of $N terms reads" 0 "language: bpn2" "$MCK" info "$tmp/sum.bpn2"
