@@ -338,14 +338,44 @@ static int mentions(const pc_term *t, uint32_t v)
     return 0;
 }
 
-/* Whether computing e needs v, through the variables already computed. */
-static int needs(const pc_term *e, uint32_t v, const pc_term **fix, const pc_net *pn)
+/* What make_plan's walks through fix[] share.  Terms are as deep as the
+ * XML (libxml2 stops at 256 levels), but x = y & y = z & ... chains the
+ * variables as long as a guard is: whatever follows fix[] keeps its own
+ * stack, and marks each variable once per walk. */
+typedef struct walk {
+    const pc_term **todo;
+    size_t ntodo, cap_todo;
+    uint32_t *mark, epoch;     /* per variable: the walk that reached it */
+    int no_memory;
+} walk;
+
+static void walk_push(walk *w, const pc_term *t)
 {
-    if (e->op == PC_T_VAR)
-        return e->value == v || (fix[e->value] && needs(fix[e->value], v, fix, pn));
-    for (uint32_t i = 0; i < e->nk; i++)
-        if (needs(e->k[i], v, fix, pn))
-            return 1;
+    if (GROW(w->todo, w->cap_todo, w->ntodo + 1) < 0)
+        w->no_memory = 1;
+    else
+        w->todo[w->ntodo++] = t;
+}
+
+/* Whether computing e needs v, through the variables already computed. */
+static int needs(const pc_term *e, uint32_t v, const pc_term **fix, walk *w)
+{
+    w->epoch++;
+    w->ntodo = 0;
+    walk_push(w, e);
+    while (w->ntodo && !w->no_memory) {
+        const pc_term *t = w->todo[--w->ntodo];
+        if (t->op == PC_T_VAR) {
+            if (t->value == v)
+                return 1;
+            if (fix[t->value] && w->mark[t->value] != w->epoch) {
+                w->mark[t->value] = w->epoch;
+                walk_push(w, fix[t->value]);
+            }
+        }
+        for (uint32_t i = 0; i < t->nk; i++)
+            walk_push(w, t->k[i]);
+    }
     return 0;
 }
 
@@ -373,27 +403,69 @@ static uint32_t count_conjuncts(const pc_term *g)
     return n;
 }
 
-static void visit(uint32_t v, const pc_term **fix, uint8_t *placed, uint32_t *order,
-                  uint32_t *n, const pc_net *pn);
+/* Appends v to order after the variables it is computed from (fix[]),
+ * each once: a depth-first walk with its own stack, in the order of the
+ * recursion it replaces (a term's variables left to right, each before
+ * the variable the term computes).  A frame is a variable (t NULL; next 0
+ * before its term, 1 after) or a term (next: the next child; the term's
+ * own variable first, as next == 0 with self 0). */
+typedef struct visit_frame {
+    const pc_term *t;
+    uint32_t v, next;
+    int self;
+} visit_frame;
 
-static void visit_term(const pc_term *e, const pc_term **fix, uint8_t *placed, uint32_t *order,
-                       uint32_t *n, const pc_net *pn)
+static int visit(uint32_t v, const pc_term **fix, uint8_t *placed, uint32_t *order, uint32_t *n,
+                 visit_frame **stack, size_t *cap)
 {
-    if (e->op == PC_T_VAR)
-        visit(e->value, fix, placed, order, n, pn);
-    for (uint32_t i = 0; i < e->nk; i++)
-        visit_term(e->k[i], fix, placed, order, n, pn);
+    size_t depth = 0;
+    if (GROW(*stack, *cap, 1) < 0)
+        return -1;
+    (*stack)[depth++] = (visit_frame){ NULL, v, 0, 0 };
+    while (depth) {
+        visit_frame *f = &(*stack)[depth - 1], push;
+        if (!f->t) {
+            if (f->next) {                  /* its term is done */
+                order[(*n)++] = f->v;
+                depth--;
+                continue;
+            }
+            if (placed[f->v]) {
+                depth--;
+                continue;
+            }
+            placed[f->v] = 1;
+            f->next = 1;
+            if (!fix[f->v])
+                continue;
+            push = (visit_frame){ fix[f->v], 0, 0, 0 };
+        } else if (!f->self) {
+            f->self = 1;
+            if (f->t->op != PC_T_VAR)
+                continue;
+            push = (visit_frame){ NULL, f->t->value, 0, 0 };
+        } else if (f->next < f->t->nk) {
+            push = (visit_frame){ f->t->k[f->next++], 0, 0, 0 };
+        } else {
+            depth--;
+            continue;
+        }
+        if (GROW(*stack, *cap, depth + 1) < 0)
+            return -1;
+        (*stack)[depth++] = push;
+    }
+    return 0;
 }
 
-static void visit(uint32_t v, const pc_term **fix, uint8_t *placed, uint32_t *order,
-                  uint32_t *n, const pc_net *pn)
+/* The latest rank (position + 1) among t's variables, 0 for none. */
+static uint32_t last_rank(const pc_term *t, const uint32_t *rank)
 {
-    if (placed[v])
-        return;
-    placed[v] = 1;
-    if (fix[v])
-        visit_term(fix[v], fix, placed, order, n, pn);
-    order[(*n)++] = v;
+    uint32_t r = t->op == PC_T_VAR ? rank[t->value] : 0;
+    for (uint32_t i = 0; i < t->nk; i++) {
+        uint32_t k = last_rank(t->k[i], rank);
+        r = k > r ? k : r;
+    }
+    return r;
 }
 
 static void plan_free(plan *P)
@@ -417,13 +489,16 @@ static int make_plan(unfolder *U, uint32_t t, plan *P)
     uint32_t nc = count_conjuncts(tr->guard);
     const pc_term **cj = calloc(nc + 1, sizeof *cj);
     uint32_t *pos = calloc(nc + 1, sizeof *pos), *rank = calloc(nv + 1, sizeof *rank);
+    walk w = { .mark = calloc(nv + 1, sizeof *w.mark) };
+    visit_frame *frames = NULL;
+    size_t cap_frames = 0;
     P->order = calloc(nv + 1, sizeof *P->order);
     P->names = calloc(nv + 1, sizeof *P->names);
     P->derived = calloc(nv + 1, sizeof *P->derived);
     P->conj = calloc(nc + 1, sizeof *P->conj);
     P->cstart = calloc(nv + 2, sizeof *P->cstart);
     int rc = 0;
-    if (!used || !placed || !fix || !cj || !pos || !rank || !P->order || !P->names ||
+    if (!used || !placed || !fix || !cj || !pos || !rank || !w.mark || !P->order || !P->names ||
         !P->derived || !P->conj || !P->cstart) {
         rc = fail_at(U, tr->line, "out of memory");
         goto out;
@@ -440,7 +515,7 @@ static int make_plan(unfolder *U, uint32_t t, plan *P)
         for (int side = 0; side < 2; side++) {
             const pc_term *x = cj[i]->k[side], *e = cj[i]->k[1 - side];
             if (x->op != PC_T_VAR || fix[x->value] || mentions(e, x->value) ||
-                needs(e, x->value, fix, pn))
+                needs(e, x->value, fix, &w))
                 continue;
             fix[x->value] = e;
             break;
@@ -451,9 +526,16 @@ static int make_plan(unfolder *U, uint32_t t, plan *P)
         if (used[v])
             P->names[nvars++] = v;
     P->nv = nvars;
+    if (w.no_memory) {
+        rc = fail_at(U, tr->line, "out of memory");
+        goto out;
+    }
     n = 0;
     for (uint32_t i = 0; i < nvars; i++)
-        visit(P->names[i], fix, placed, P->order, &n, pn);
+        if (visit(P->names[i], fix, placed, P->order, &n, &frames, &cap_frames) < 0) {
+            rc = fail_at(U, tr->line, "out of memory");
+            goto out;
+        }
     P->bound = 1;
     for (uint32_t i = 0; i < nvars; i++) {
         uint32_t v = P->order[i];
@@ -465,11 +547,7 @@ static int make_plan(unfolder *U, uint32_t t, plan *P)
     }
     /* each conjunct is checked right after its last variable is bound */
     for (uint32_t i = 0; i < nc; i++) {
-        memset(used, 0, nv + 1);
-        mark_vars(cj[i], used);
-        for (uint32_t v = 0; v < nv; v++)
-            if (used[v] && rank[v] > pos[i])
-                pos[i] = rank[v];
+        pos[i] = last_rank(cj[i], rank);
         P->cstart[pos[i] + 1]++;
     }
     for (uint32_t i = 1; i <= nvars + 1; i++)
@@ -490,6 +568,9 @@ out:
     free(cj);
     free(pos);
     free(rank);
+    free(w.mark);
+    free(w.todo);
+    free(frames);
     if (rc < 0)
         plan_free(P);
     return rc;

@@ -180,6 +180,22 @@ awk -v n=50000 'BEGIN {
 }' >"$tmp/vars.pnml"
 expect "colored PNML: a transition of 50000 variables unfolds (it crashed)" 0 "transitions: 1" \
     "$MCK" info "$tmp/vars.pnml"
+# v0 = v1 & v1 = v2 & ...: each variable is computed from the next one
+awk -v n=50000 'BEGIN {
+    print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+    print "<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\"><net id=\"eq\" type=\"http://www.pnml.org/version-2009/grammar/symmetricnet\"><page id=\"page\">"
+    print "<declaration><structure><declarations><namedsort id=\"dot\" name=\"Dot\"><dot/></namedsort>"
+    for (i = 0; i <= n; i++) printf "<variabledecl id=\"v%d\" name=\"v%d\"><usersort declaration=\"dot\"/></variabledecl>\n", i, i
+    print "</declarations></structure></declaration>"
+    print "<place id=\"P\"><type><structure><usersort declaration=\"dot\"/></structure></type></place>"
+    printf "<transition id=\"T\"><condition><structure><and>"
+    for (i = 0; i < n; i++) printf "<subterm><equality><subterm><variable refvariable=\"v%d\"/></subterm><subterm><variable refvariable=\"v%d\"/></subterm></equality></subterm>\n", i, i + 1
+    print "</and></structure></condition></transition>"
+    print "<arc id=\"a\" source=\"P\" target=\"T\"><hlinscription><structure><numberof><subterm><numberconstant value=\"1\"><positive/></numberconstant></subterm><subterm><variable refvariable=\"v0\"/></subterm></numberof></structure></hlinscription></arc>"
+    print "</page></net></pnml>"
+}' >"$tmp/eq.pnml"
+expect "colored PNML: a guard chaining 50000 variables by equalities unfolds (it crashed)" 0 \
+    "transitions: 1" "$MCK" info "$tmp/eq.pnml"
 
 # ---- RERS: Graphviz's parser has a stack, and mck says so ----
 awk -v n=$N 'BEGIN { print "digraph G {"; printf "s0"; for (i = 1; i < n; i++) printf " -> s%d", i; print ";"; print "}" }' >"$tmp/chain.dot"
