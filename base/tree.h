@@ -121,6 +121,15 @@ char *tree_to_string(const tree_t *t);        /* malloc'd; NULL on no memory */
  * E[f U g], whose negation needs a weak until the tree does not have;
  * IMPLIES and IFF are expanded. */
 tree_t *tree_nnf(tree_t *t);
+/* The number of nodes tree_nnf(t) would make, without making them
+ * (saturating at SIZE_MAX).  Expanding <-> copies both sides, and a
+ * negated A[f U g] copies g three times: nested, they grow exponentially,
+ * so a short formula can stand for more nodes than memory holds.  Callers
+ * compare this with TREE_NNF_MAX_NODES before tree_nnf. */
+size_t tree_nnf_size(const tree_t *t);
+/* Ten times the largest formula the parsers build (FY_MAX_NODES): NNF
+ * doubles a formula at most, unless <-> or !A[..U..] nest. */
+#define TREE_NNF_MAX_NODES 1000000u
 /* Folds constants: true/false propagation, double negation, comparisons
  * without places, trivially true/false comparisons. */
 tree_t *tree_fold(tree_t *t);

@@ -702,6 +702,23 @@ static void test_round_trips(void)
         tree_free(t);
     }
     CHECK(ok, "%d random formulas round trip", n);
+    /* tree_nnf_size predicts tree_nnf, <-> and negated A[..U..] included */
+    ok = 1;
+    for (int i = 0; i < 3000 && ok; i++) {
+        tree_t *t = random_tree(1 + (int)rnd(7), (int)rnd(2));
+        size_t want = tree_nnf_size(t);
+        tree_t *u = tree_nnf(tree_copy(t));
+        ok = u && tree_size(u) == want;
+        if (!ok) {
+            char *s = tree_to_string(t);
+            printf("# %s: predicted %zu nodes, made %zu\n", s ? s : "?", want,
+                   u ? tree_size(u) : 0);
+            free(s);
+        }
+        tree_free(t);
+        tree_free(u);
+    }
+    CHECK(ok, "the size of the negation normal form is predicted exactly (3000 formulas)");
     for (size_t i = 0; i < sizeof atoms / sizeof atoms[0]; i++)
         tree_free(atom_trees[i]);
 }
