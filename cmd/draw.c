@@ -51,7 +51,7 @@ static void usage(FILE *out)
           "            before layout); without -o, SVG on standard output.\n"
           "  --run VERDICT.xml  a witness or counterexample written by 'mck check --xml':\n"
           "            fired transitions show their step numbers, a lasso's loop is red.\n"
-          "  --max-nodes N  refuse nets with more than N places and transitions\n"
+          "  --max-nodes N  refuse nets with more than N places, transitions and units\n"
           "            (default 1000: larger pictures take long and show little).\n",
           out);
 }
