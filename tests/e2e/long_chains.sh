@@ -213,6 +213,37 @@ awk -v n=50000 'BEGIN {
 expect "colored PNML: a guard chaining 50000 variables by equalities unfolds (it crashed)" 0 \
     "transitions: 1" "$MCK" info "$tmp/eq.pnml"
 
+# ---- NUPN units nest as deep as a file says; mck draw made the clusters
+# of the outer ones first, recursively (it crashed) ----
+awk -v n=100000 'BEGIN {
+    print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+    print "<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\"><net id=\"deep\" type=\"http://www.pnml.org/version-2009/grammar/ptnet\"><page id=\"page\">"
+    printf "<toolspecific tool=\"nupn\" version=\"1.1\"><size places=\"1\" transitions=\"1\" arcs=\"1\"/>"
+    printf "<structure units=\"%d\" root=\"u0\" safe=\"true\">\n", n
+    for (i = 0; i < n; i++)
+        printf "<unit id=\"u%d\"><places>%s</places><subunits>%s</subunits></unit>\n", i,
+               i == n - 1 ? "p0" : "", i + 1 < n ? "u" (i + 1) : ""
+    print "</structure></toolspecific>"
+    print "<place id=\"p0\"/><transition id=\"t0\"/><arc id=\"a0\" source=\"p0\" target=\"t0\"/>"
+    print "</page></net></pnml>"
+}' >"$tmp/units.pnml"
+expect "PNML: 100000 nested NUPN units read" 0 "partition: 100000 units" "$MCK" info "$tmp/units.pnml"
+expect "draw: 100000 nested units count as nodes and are refused with the limit" 2 \
+    "100002 places, transitions and units are too many to draw sensibly (the limit is 1000" \
+    "$MCK" draw "$tmp/units.pnml" -o "$tmp/units.svg"
+
+sed -e 's/units="100000"/units="500"/' -e 's/<unit id="u499"><places>/<unit id="u499"><places>p0/' \
+    -e 's/<subunits>u500</<subunits></' "$tmp/units.pnml" | grep -v '^<unit id="u[0-9]*[0-9][0-9][0-9][0-9]"\|^<unit id="u[5-9][0-9][0-9]"' >"$tmp/units500.pnml"
+# the graph before layout (.dot): 500 clusters, each inside the one before
+if "$MCK" draw "$tmp/units500.pnml" -o "$tmp/units500.dot" 2>"$tmp/err" &&
+   [ "$(grep -c 'subgraph cluster_u' "$tmp/units500.dot")" -eq 500 ] &&
+   [ "$(awk '{ d += gsub(/{/, "{") - gsub(/}/, "}"); if (d > max) max = d } END { print max }' \
+        "$tmp/units500.dot")" -eq 501 ]; then
+    ok "draw: 500 nested units make 500 clusters, nested"
+else
+    notok "draw: 500 nested units" "$(grep -c 'subgraph cluster_u' "$tmp/units500.dot" 2>/dev/null) clusters: $(head -c 300 "$tmp/err")"
+fi
+
 # ---- RERS: Graphviz's parser has a stack, and mck says so ----
 awk -v n=$N 'BEGIN { print "digraph G {"; printf "s0"; for (i = 1; i < n; i++) printf " -> s%d", i; print ";"; print "}" }' >"$tmp/chain.dot"
 expect "RERS: an edge chain of $N nodes is refused with Graphviz's limit" 2 \
