@@ -1,6 +1,7 @@
 /* tree_t: construction, copying, comparison, inspection and evaluation.
  * Printing lives in treeprint.c, NNF and folding in treenorm.c. */
 #include "base/tree.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,77 @@ tree_t *tree_binary(tree_op op, tree_t *l, tree_t *r)
     return t;
 }
 
+void tree_chain_start(tree_chain *c, tree_op op)
+{
+    memset(c, 0, sizeof *c);
+    c->op = op;
+}
+
+void tree_chain_discard(tree_chain *c)
+{
+    for (unsigned i = 0; i < c->nparts; i++)
+        tree_free(c->part[i]);
+    c->nparts = 0;
+}
+
+static int chain_fail(tree_chain *c)
+{
+    tree_chain_discard(c);
+    c->failed = 1;
+    return -1;
+}
+
+int tree_chain_add(tree_chain *c, tree_t *t)
+{
+    if (c->failed || !t) {
+        tree_free(t);
+        return chain_fail(c);
+    }
+    c->part[c->nparts] = t;
+    c->level[c->nparts++] = 0;
+    /* carry: two subtrees of equal size become one of twice the size */
+    while (c->nparts >= 2 && c->level[c->nparts - 1] == c->level[c->nparts - 2]) {
+        unsigned i = c->nparts - 2;
+        tree_t *both = tree_binary(c->op, c->part[i], c->part[i + 1]);
+        c->nparts--;
+        if (!both) {
+            c->nparts--;   /* both parts are freed */
+            return chain_fail(c);
+        }
+        c->part[i] = both;
+        c->level[i]++;
+    }
+    return 0;
+}
+
+unsigned tree_chain_height(const tree_chain *c)
+{
+    /* tree_chain_end puts part i (not the last) at depth i + 1 and the
+     * last one at depth nparts - 1 */
+    unsigned h = 0;
+    for (unsigned i = 0; i < c->nparts; i++) {
+        unsigned at = i + 1 < c->nparts ? i + 1 : i;
+        if (at + c->level[i] > h)
+            h = at + c->level[i];
+    }
+    return h;
+}
+
+tree_t *tree_chain_end(tree_chain *c)
+{
+    if (c->failed || !c->nparts) {
+        c->failed = 0;
+        return NULL;
+    }
+    tree_t *t = c->part[--c->nparts];
+    while (t && c->nparts) {
+        c->nparts--;
+        t = tree_binary(c->op, c->part[c->nparts], t);
+    }
+    tree_chain_discard(c);   /* what is left after running out of memory */
+    return t;
+}
+
 int tree_set_text(tree_t *t, const char *text)
 {
     char *copy = NULL;
@@ -317,11 +389,77 @@ static int same_leaf(const tree_t *a, const tree_t *b)
     }
 }
 
+static int is_chain_op(tree_op op)
+{
+    return op == T_AND || op == T_OR;
+}
+
+/* The operands of the op-chain at t, left to right: an explicit stack, as
+ * a chain built by hand may be as deep as it is long.  -1: no memory. */
+static int chain_operands(const tree_t *t, tree_op op, const tree_t ***out, size_t *n)
+{
+    const tree_t **todo = NULL, **v = NULL;
+    size_t ntodo = 0, cap_todo = 0, cap_v = 0;
+    *n = 0;
+    if (GROW(todo, cap_todo, 1) < 0)
+        return -1;
+    todo[ntodo++] = t;
+    while (ntodo) {
+        const tree_t *x = todo[--ntodo];
+        if (x->op == op) {
+            if (GROW(todo, cap_todo, ntodo + 2) < 0)
+                goto fail;
+            todo[ntodo++] = x->r;
+            todo[ntodo++] = x->l;
+        } else {
+            if (GROW(v, cap_v, *n + 1) < 0)
+                goto fail;
+            v[(*n)++] = x;
+        }
+    }
+    free(todo);
+    *out = v;
+    return 0;
+fail:
+    free(todo);
+    free(v);
+    return -1;
+}
+
+static int structurally_equal(const tree_t *a, const tree_t *b)
+{
+    while (a && b) {
+        if (a->op != b->op || !same_leaf(a, b))
+            return 0;
+        if (!structurally_equal(a->r, b->r))
+            return 0;
+        a = a->l;
+        b = b->l;
+    }
+    return a == b;
+}
+
 int tree_equal(const tree_t *a, const tree_t *b)
 {
     while (a && b) {
         if (a->op != b->op || !same_leaf(a, b))
             return 0;
+        if (is_chain_op(a->op)) {
+            const tree_t **va = NULL, **vb = NULL;
+            size_t na, nb;
+            if (chain_operands(a, a->op, &va, &na) < 0 ||
+                chain_operands(b, b->op, &vb, &nb) < 0) {
+                /* without memory, equal grouping is still recognised */
+                free(va);
+                return structurally_equal(a, b);
+            }
+            int eq = na == nb;
+            for (size_t i = 0; eq && i < na; i++)
+                eq = tree_equal(va[i], vb[i]);
+            free(va);
+            free(vb);
+            return eq;
+        }
         if (!tree_equal(a->r, b->r))
             return 0;
         a = a->l;

@@ -69,6 +69,33 @@ tree_t *tree_bound(const uint32_t *places, uint32_t n);
 tree_t *tree_unary(tree_op op, tree_t *child);
 tree_t *tree_binary(tree_op op, tree_t *l, tree_t *r);
 int tree_set_text(tree_t *t, const char *text);   /* 0, or -1 on no memory */
+
+/* ---- chains a1 op a2 op ... op an of T_AND or T_OR, whatever makes
+ * them (a parser, a file's long list, a loop over a net): built as a
+ * balanced tree, so that a chain of any length is about log2(n) deep.
+ * Every walk over trees in mck recurses on depth; the depth a file can
+ * reach is bounded by the readers' nesting limits, and a chain must not
+ * count as nesting.  The grouping follows n only, never the operands. ---- */
+typedef struct tree_chain {
+    tree_op op;
+    unsigned nparts;
+    /* complete subtrees of 2^level[i] operands, levels falling, as the
+     * digits of a binary counter of the operands so far */
+    tree_t *part[64];
+    unsigned char level[64];
+    int failed;                /* out of memory: what was added is freed */
+} tree_chain;
+void tree_chain_start(tree_chain *c, tree_op op);
+/* Appends t, taking it (NULL counts as no memory); 0, or -1 when there is
+ * no memory, after which the chain holds nothing and refuses more. */
+int tree_chain_add(tree_chain *c, tree_t *t);
+/* The chain's tree (a lone operand as it is), and an empty chain again;
+ * NULL when nothing was added or memory ran out. */
+tree_t *tree_chain_end(tree_chain *c);
+/* How many levels of op the tree tree_chain_end would make now stands
+ * above its deepest operand, at most. */
+unsigned tree_chain_height(const tree_chain *c);
+void tree_chain_discard(tree_chain *c);
 tree_t *tree_copy(const tree_t *t);
 void tree_free(tree_t *t);
 
@@ -77,11 +104,13 @@ int tree_is_state_formula(const tree_t *t);   /* no temporal operator */
 int tree_has_ctl(const tree_t *t);            /* any path-quantified op */
 int tree_has_ltl(const tree_t *t);            /* any X F G U R */
 int tree_has_action(const tree_t *t);         /* any T_ACTION */
+/* Equal formulas up to the grouping of & and | chains ((a & b) & c
+ * equals a & (b & c)), the order of operands counting. */
 int tree_equal(const tree_t *a, const tree_t *b);
 size_t tree_size(const tree_t *t);
 
 /* ---- printing back in the Kit syntax (formula-syntax.md); the output
- * parses to an equal tree.  Leaves without text print as "#pN"/"#tN"
+ * parses to an equal tree (tree_equal: & and | chains print flat).  Leaves without text print as "#pN"/"#tN"
  * only for diagnostics. ---- */
 void tree_print(FILE *out, const tree_t *t);
 char *tree_to_string(const tree_t *t);        /* malloc'd; NULL on no memory */
@@ -92,6 +121,15 @@ char *tree_to_string(const tree_t *t);        /* malloc'd; NULL on no memory */
  * E[f U g], whose negation needs a weak until the tree does not have;
  * IMPLIES and IFF are expanded. */
 tree_t *tree_nnf(tree_t *t);
+/* The number of nodes tree_nnf(t) would make, without making them
+ * (saturating at SIZE_MAX).  Expanding <-> copies both sides, and a
+ * negated A[f U g] copies g three times: nested, they grow exponentially,
+ * so a short formula can stand for more nodes than memory holds.  Callers
+ * compare this with TREE_NNF_MAX_NODES before tree_nnf. */
+size_t tree_nnf_size(const tree_t *t);
+/* Ten times the largest formula the parsers build (FY_MAX_NODES): NNF
+ * doubles a formula at most, unless <-> or !A[..U..] nest. */
+#define TREE_NNF_MAX_NODES 1000000u
 /* Folds constants: true/false propagation, double negation, comparisons
  * without places, trivially true/false comparisons. */
 tree_t *tree_fold(tree_t *t);

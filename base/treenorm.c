@@ -3,6 +3,7 @@
  * result, or NULL when memory ran out. */
 #include "base/tree.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Detaches a node's children and frees the node itself. */
@@ -163,6 +164,73 @@ static tree_t *nnf(tree_t *t, int neg)
 tree_t *tree_nnf(tree_t *t)
 {
     return nnf(t, 0);
+}
+
+static size_t sat_add(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static size_t sat_mul(size_t a, size_t b)
+{
+    return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+/* The sizes of nnf(t, 0) in pos[0] and of nnf(t, 1) in pos[1], both at
+ * once: each node is visited once, however often nnf would copy it.  The
+ * recursion is as deep as the tree, which the parsers bound. */
+static void nnf_sizes(const tree_t *t, size_t pos[2])
+{
+    size_t l[2] = { 0, 0 }, r[2] = { 0, 0 };
+    if (t->l)
+        nnf_sizes(t->l, l);
+    if (t->r)
+        nnf_sizes(t->r, r);
+    switch (t->op) {
+    case T_NOT:
+        pos[0] = l[1];
+        pos[1] = l[0];
+        return;
+    case T_AND: case T_OR: case T_U: case T_R:
+        pos[0] = sat_add(1, sat_add(l[0], r[0]));
+        pos[1] = sat_add(1, sat_add(l[1], r[1]));
+        return;
+    case T_IMPLIES:
+        pos[0] = sat_add(1, sat_add(l[1], r[0]));
+        pos[1] = sat_add(1, sat_add(l[0], r[1]));
+        return;
+    case T_IFF:   /* (a & b) | (!a & !b), or with b's signs swapped */
+        pos[0] = pos[1] = sat_add(3, sat_add(sat_add(l[0], l[1]), sat_add(r[0], r[1])));
+        return;
+    case T_EU:   /* a negated E[..U..] keeps its negation */
+        pos[0] = sat_add(1, sat_add(l[0], r[0]));
+        pos[1] = sat_add(1, pos[0]);
+        return;
+    case T_AU:   /* negated: E[!g U (!f & !g)] | EG !g */
+        pos[0] = sat_add(1, sat_add(l[0], r[0]));
+        pos[1] = sat_add(4, sat_add(l[1], sat_mul(3, r[1])));
+        return;
+    case T_X: case T_F: case T_G:
+    case T_EX: case T_AX: case T_EF: case T_AF: case T_EG: case T_AG:
+        pos[0] = sat_add(1, l[0]);
+        pos[1] = sat_add(1, l[1]);
+        return;
+    case T_TRUE: case T_FALSE: case T_CMP:
+        pos[0] = pos[1] = 1;
+        return;
+    default:   /* other leaves, T_BOUND: a negation above */
+        pos[0] = 1;
+        pos[1] = 2;
+        return;
+    }
+}
+
+size_t tree_nnf_size(const tree_t *t)
+{
+    size_t pos[2] = { 0, 0 };
+    if (t)
+        nnf_sizes(t, pos);
+    return pos[0];
 }
 
 /* ------------------------------------------------------------------ */

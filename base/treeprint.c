@@ -1,7 +1,7 @@
 /* Printing a tree back in the Kit syntax (formula-syntax.md) with the
- * fewest parentheses that still re-parse to the same tree: each operator
- * has the binding level of §5, and a child is parenthesised only when it
- * binds more loosely than its position allows. */
+ * fewest parentheses that still re-parse to an equal tree (tree_equal):
+ * each operator has the binding level of §5, and a child is parenthesised
+ * only when it binds more loosely than its position allows. */
 #include "base/tree.h"
 
 #include <inttypes.h>
@@ -137,11 +137,13 @@ static void print_at(FILE *out, const tree_t *t, int min_level)
         print_at(out, t->r, LV_UNTIL);
         fputc(']', out);
     } else if ((name = infix_name(t->op))) {
-        /* U, R and -> group to the right, the others to the left */
+        /* U, R and -> group to the right, <-> to the left; & and | chains
+         * print flat, whatever their grouping (tree_equal ignores it) */
         int right_assoc = lv == LV_UNTIL || lv == LV_IMP;
+        int chain = lv == LV_AND || lv == LV_OR;
         print_at(out, t->l, right_assoc ? lv + 1 : lv);
         fputs(name, out);
-        print_at(out, t->r, right_assoc ? lv : lv + 1);
+        print_at(out, t->r, right_assoc || chain ? lv : lv + 1);
     } else {
         print_leaf(out, t);
     }

@@ -35,6 +35,8 @@ typedef struct drawing {
     /* the run: steps per transition, and whether one is in the loop */
     char **steps;
     unsigned char *in_loop;
+    /* per unit: its cluster is drawn (it or a unit inside it has places) */
+    unsigned char *cluster;
 } drawing;
 
 static void usage(FILE *out)
@@ -48,7 +50,7 @@ static void usage(FILE *out)
           "            before layout); without -o, SVG on standard output.\n"
           "  --run VERDICT.xml  a witness or counterexample written by 'mck check --xml':\n"
           "            fired transitions show their step numbers, a lasso's loop is red.\n"
-          "  --max-nodes N  refuse nets with more than N places and transitions\n"
+          "  --max-nodes N  refuse nets with more than N places, transitions and units\n"
           "            (default 1000: larger pictures take long and show little).\n",
           out);
 }
@@ -70,39 +72,49 @@ static const char *transition_name(const nc_transition *t)
     return t->name ? t->name : t->id ? t->id : "";
 }
 
-/* Units nest (NUPN): a unit's cluster lives in its parent's.  Units are
- * made parents first by walking up; depth guards against a cycle a
- * reader let through. */
-static Agraph_t *unit_graph(drawing *d, Agraph_t **made, int32_t u, unsigned depth)
+/* Units nest (NUPN), each unit's cluster inside its parent's.  A parent
+ * is always an earlier unit (nc_add_unit): one pass from the last unit
+ * up marks the units whose clusters hold places (d->cluster), one pass
+ * down makes them, parents first.  A file decides how deep units nest,
+ * so nothing here recurses.  The number of clusters; -1: no memory. */
+static int64_t mark_clusters(drawing *d)
 {
-    if (u < 0 || (size_t)u >= d->net->nunits || depth > d->net->nunits)
-        return d->g;
-    if (made[u])
-        return made[u];
-    const nc_unit *unit = &d->net->units[u];
-    Agraph_t *parent = unit_graph(d, made, unit->parent, depth + 1);
-    char name[48];
-    snprintf(name, sizeof name, "cluster_u%d", (int)u);
-    made[u] = agsubg(parent, name, 1);
-    set(made[u], "label", unit->name ? unit->name : "");
-    set(made[u], "style", "rounded");
-    set(made[u], "color", "#888888");
-    return made[u];
+    size_t n = d->net->nunits;
+    const nc_unit *units = d->net->units;
+    if (!(d->cluster = calloc(n ? n : 1, 1)))
+        return -1;
+    int64_t count = 0;
+    for (size_t u = n; u-- > 0;) {
+        if (units[u].nplaces)
+            d->cluster[u] = 1;
+        count += d->cluster[u];
+        if (d->cluster[u] && units[u].parent >= 0 && (size_t)units[u].parent < u)
+            d->cluster[units[u].parent] = 1;
+    }
+    return count;
 }
 
 static int add_clusters(drawing *d)
 {
-    Agraph_t **made = calloc(d->net->nunits ? d->net->nunits : 1, sizeof *made);
+    size_t n = d->net->nunits;
+    const nc_unit *units = d->net->units;
+    Agraph_t **made = calloc(n ? n : 1, sizeof *made);
     if (!made)
         return -1;
-    for (size_t u = 0; u < d->net->nunits; u++) {
-        const nc_unit *unit = &d->net->units[u];
-        if (!unit->nplaces)
+    for (size_t u = 0; u < n; u++) {
+        if (!d->cluster[u])
             continue;
-        Agraph_t *sg = unit_graph(d, made, (int32_t)u, 0);
-        for (uint32_t k = 0; k < unit->nplaces; k++)
-            if (unit->places[k] < d->net->nplaces)
-                agsubnode(sg, d->place[unit->places[k]], 1);
+        int32_t up = units[u].parent;
+        Agraph_t *parent = up >= 0 && (size_t)up < u && made[up] ? made[up] : d->g;
+        char name[48];
+        snprintf(name, sizeof name, "cluster_u%zu", u);
+        Agraph_t *sg = made[u] = agsubg(parent, name, 1);
+        set(sg, "label", units[u].name ? units[u].name : "");
+        set(sg, "style", "rounded");
+        set(sg, "color", "#888888");
+        for (uint32_t k = 0; k < units[u].nplaces; k++)
+            if (units[u].places[k] < d->net->nplaces)
+                agsubnode(sg, d->place[units[u].places[k]], 1);
     }
     free(made);
     return 0;
@@ -251,6 +263,7 @@ static void drawing_free(drawing *d)
     free(d->in_loop);
     free(d->place);
     free(d->trans);
+    free(d->cluster);
 }
 
 /* ---- output ---- */
@@ -363,10 +376,17 @@ int draw_main(int argc, char **argv, budget_t *budget)
     memset(&d, 0, sizeof d);
     d.net = net;
     uint64_t nodes = (uint64_t)net->nplaces + net->ntransitions;
-    if (nodes > max_nodes) {
-        nc_error(model, 0, "%llu places and transitions are too many to draw sensibly "
-                 "(the limit is %llu; --max-nodes N raises it)", (unsigned long long)nodes,
-                 (unsigned long long)max_nodes);
+    int64_t clusters = mark_clusters(&d);
+    if (clusters < 0) {
+        nc_error(model, 0, "out of memory");
+        goto out;
+    }
+    /* a cluster costs Graphviz as much as a node, and nested ones more */
+    if (nodes + (uint64_t)clusters > max_nodes) {
+        nc_error(model, 0, "%llu places%s transitions%s are too many to draw sensibly "
+                 "(the limit is %llu; --max-nodes N raises it)",
+                 (unsigned long long)(nodes + (uint64_t)clusters), clusters ? "," : " and",
+                 clusters ? " and units" : "", (unsigned long long)max_nodes);
         goto out;
     }
     if (runfile && read_run_file(runfile, net, &run, NULL) < 0)

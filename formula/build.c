@@ -86,11 +86,18 @@ static int no_memory(fy_state *st, long line, long col)
     return -1;
 }
 
+void fy_nested_too_deeply(fy_state *st, long line, long col)
+{
+    fy_error(st, line, col, "formula nested too deeply (more than " FY_MAX_DEPTH_TEXT " levels; "
+             "parentheses, prefix operators and each operand of a chain of U, R, -> or <-> "
+             "count one)");
+}
+
 static int too_deep(fy_state *st, unsigned depth, long line, long col)
 {
     if (depth <= FY_MAX_DEPTH)
         return 0;
-    fy_error(st, line, col, "formula nested too deeply");
+    fy_nested_too_deeply(st, line, col);
     return 1;
 }
 
@@ -165,6 +172,85 @@ int fy_infix(fy_state *st, fy_node *out, tree_op op, fy_node *l, fy_node *r, lon
     if (weak || is_ltl(op))
         out->ltl = first(occ(line, col, weak ? "W" : op_name(op)), out->ltl_below);
     return 0;
+}
+
+fy_chain *fy_chain_start(fy_state *st, tree_op op, fy_node *first)
+{
+    fy_chain *c = calloc(1, sizeof *c);
+    if (!c) {
+        fy_node_free(first);
+        fy_error(st, 0, 0, "out of memory");
+        return NULL;
+    }
+    tree_chain_start(&c->c, op);
+    c->first = *first;
+    c->alone = 1;
+    c->depth = first->depth;
+    c->size = first->size;
+    c->ctl = first->ctl;
+    c->ltl = first->ltl;
+    return c;
+}
+
+void fy_chain_free(fy_chain *c)
+{
+    if (!c)
+        return;
+    if (c->alone)
+        fy_node_free(&c->first);
+    tree_chain_discard(&c->c);
+    free(c);
+}
+
+int fy_chain_add(fy_state *st, fy_chain *c, fy_node *operand, long line, long col)
+{
+    fy_node b = *operand;
+    /* both sizes are at most FY_MAX_NODES: no overflow */
+    uint64_t size = c->size + 1 + b.size;
+    if (too_big(st, size, line, col)) {
+        fy_node_free(&b);
+        fy_chain_free(c);
+        return -1;
+    }
+    if (c->alone) {
+        c->alone = 0;
+        if (tree_chain_add(&c->c, c->first.t) < 0) {
+            fy_node_free(&b);
+            fy_chain_free(c);
+            return no_memory(st, line, col);
+        }
+    }
+    if (tree_chain_add(&c->c, b.t) < 0) {
+        fy_chain_free(c);
+        return no_memory(st, line, col);
+    }
+    c->size = size;
+    if (b.depth > c->depth)
+        c->depth = b.depth;
+    c->ctl = first(c->ctl, b.ctl);
+    c->ltl = first(c->ltl, b.ltl);
+    if (too_deep(st, c->depth + tree_chain_height(&c->c), line, col)) {
+        fy_chain_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+int fy_chain_end(fy_state *st, fy_node *out, fy_chain *c)
+{
+    if (c->alone) {
+        *out = c->first;
+        free(c);
+        return 0;
+    }
+    unsigned depth = c->depth + tree_chain_height(&c->c);
+    out->t = tree_chain_end(&c->c);
+    out->depth = depth;
+    out->size = c->size;
+    out->ctl = c->ctl;
+    out->ltl = out->ltl_below = c->ltl;
+    free(c);
+    return out->t ? 0 : no_memory(st, 0, 0);
 }
 
 static tree_op quantify(char quant, tree_op op)

@@ -17,13 +17,16 @@
 #include <string.h>
 int fylex(FYSTYPE *lval, FYLTYPE *lloc, yyscan_t scanner);
 static void fyerror(FYLTYPE *loc, yyscan_t scanner, fy_state *st, const char *msg);
-/* Long right-nested chains and parentheses grow the stack; a hostile
- * formula gets "nested too deeply" instead of unbounded memory. */
+/* Nesting grows the stack (parentheses, prefix operators, and the chains
+ * of U, R and -> that group to the right): a hostile formula gets "nested
+ * too deeply" instead of unbounded memory.  No level of nesting takes more
+ * than four entries, so a full stack means more than FY_MAX_DEPTH levels. */
 #define YYMAXDEPTH (4 * FY_MAX_DEPTH + 100)
 #define L(n) (long)(n).first_line, (long)(n).first_column
 }
 
 %union {
+    fy_chain *chain;
     fy_node node;
     fy_sum *sum;
     char *str;
@@ -42,9 +45,11 @@ static void fyerror(FYLTYPE *loc, yyscan_t scanner, fy_state *st, const char *ms
 %token <macro> MACRO
 
 %type <node> formula equiv implication until disj conj unary primary
+%type <chain> disjs conjs
 %type <sum> sum term
 
 %destructor { fy_node_free(&$$); } <node>
+%destructor { fy_chain_free($$); } <chain>
 %destructor { fy_sum_free($$); } <sum>
 %destructor { free($$); } <str>
 %destructor { free($$.name); } <named>
@@ -84,12 +89,18 @@ until: disj
     | disj UNTIL until { if (fy_infix(st, &$$, (tree_op)$2, &$1, &$3, L(@2))) YYERROR; }
     ;
 
-disj: conj
-    | disj OR conj { if (fy_infix(st, &$$, T_OR, &$1, &$3, L(@2))) YYERROR; }
+/* & and | chains are collected operand by operand and built balanced
+ * (fy_chain): their length is no nesting. */
+disj: disjs { if (fy_chain_end(st, &$$, $1)) YYERROR; } ;
+
+disjs: conj { if (!($$ = fy_chain_start(st, T_OR, &$1))) YYERROR; }
+    | disjs OR conj { $$ = $1; if (fy_chain_add(st, $$, &$3, L(@2))) YYERROR; }
     ;
 
-conj: unary
-    | conj AND unary { if (fy_infix(st, &$$, T_AND, &$1, &$3, L(@2))) YYERROR; }
+conj: conjs { if (fy_chain_end(st, &$$, $1)) YYERROR; } ;
+
+conjs: unary { if (!($$ = fy_chain_start(st, T_AND, &$1))) YYERROR; }
+    | conjs AND unary { $$ = $1; if (fy_chain_add(st, $$, &$3, L(@2))) YYERROR; }
     ;
 
 unary: NOT unary   { if (fy_prefix(st, &$$, T_NOT, &$2, L(@1))) YYERROR; }
@@ -138,8 +149,9 @@ static void fyerror(FYLTYPE *loc, yyscan_t scanner, fy_state *st, const char *ms
     (void)scanner;
     /* bison's only own message: the stack limit was hit */
     if (strcmp(msg, "memory exhausted") == 0)
-        msg = "formula nested too deeply";
-    fy_error(st, loc->first_line, loc->first_column, "%s", msg);
+        fy_nested_too_deeply(st, loc->first_line, loc->first_column);
+    else
+        fy_error(st, loc->first_line, loc->first_column, "%s", msg);
 }
 
 /* The messages of formula-syntax.md §10 for syntax errors: what came

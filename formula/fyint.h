@@ -14,8 +14,10 @@ typedef void *yyscan_t;
 #endif
 
 /* Deeper trees are refused: every tree walk in mck is recursive, and a
- * hostile formula must not overflow the C stack. */
+ * hostile formula must not overflow the C stack.  & and | chains count
+ * about log2 of their length (fy_chain). */
 #define FY_MAX_DEPTH 10000
+#define FY_MAX_DEPTH_TEXT "10000"
 /* W copies its right operand, and a macro is copied where it is used, so
  * a short text can stand for a tree exponentially larger than itself:
  * trees of more nodes than this are refused before they are built. */
@@ -42,6 +44,17 @@ typedef struct fy_node {
     fy_occ ltl_below;   /* the same without the root operator: what is
                            left when A/E takes over a root U */
 } fy_node;
+
+/* An & or | chain being read: its operands go into a balanced tree as
+ * they come (tree_chain), with the bookkeeping of fy_node for all of them. */
+typedef struct fy_chain {
+    tree_chain c;
+    fy_node first;      /* the first operand, whole while it is alone */
+    int alone;          /* no second operand yet: first is not in c */
+    unsigned depth;     /* of the deepest operand */
+    uint64_t size;
+    fy_occ ctl, ltl;
+} fy_chain;
 
 /* One quoted string inside an arithmetic sum, resolved only once the
  * comparison is complete. */
@@ -153,6 +166,16 @@ int fy_prefix(fy_state *st, fy_node *out, tree_op op, fy_node *child, long line,
  * b R (a | b), which is (a U b) | G a. */
 #define FY_WEAK_UNTIL 1000
 int fy_infix(fy_state *st, fy_node *out, tree_op op, fy_node *l, fy_node *r, long line, long col);
+/* A chain of op (T_AND, T_OR) of the one operand first; NULL after an
+ * error.  fy_chain_add appends an operand written after the operator at
+ * line:col, fy_chain_end makes the node (a lone operand stays as it is);
+ * both consume their arguments and return -1 after an error. */
+fy_chain *fy_chain_start(fy_state *st, tree_op op, fy_node *first);
+int fy_chain_add(fy_state *st, fy_chain *c, fy_node *operand, long line, long col);
+int fy_chain_end(fy_state *st, fy_node *out, fy_chain *c);
+void fy_chain_free(fy_chain *c);
+/* "formula nested too deeply", with the limit */
+void fy_nested_too_deeply(fy_state *st, long line, long col);
 /* A/E: op is T_EX.. for the spaced forms; for brackets, inner must be U. */
 int fy_quantified(fy_state *st, fy_node *out, char quant, tree_op ltl_op, fy_node *child,
                   long line, long col);

@@ -5,6 +5,7 @@
  * one message instead of eating memory. */
 #include "mccxml.h"
 #include "base/grow.h"
+#include "base/xmltext.h"
 #include "base/readfile.h"
 
 #include <inttypes.h>
@@ -529,22 +530,25 @@ static tree_t *quantified(reader *r, const xmlNode *n)
     return temporal(r, c, k, is(n, "exists-path") ? exists_ops : all_ops);
 }
 
-/* 2 to 5 operands in the files; folded to the left.  No operand gives
- * the neutral element. */
+/* 2 to 5 operands in the contest's files, any number in others: built
+ * balanced (tree_chain), so that their number is no depth.  No operand
+ * gives the neutral element. */
 static tree_t *junction(reader *r, const xmlNode *n, tree_op op)
 {
-    tree_t *acc = NULL;
+    tree_chain acc;
+    tree_chain_start(&acc, op);
+    int any = 0;
     for (xmlNode *c = first_elem(n); c; c = next_elem(c)) {
         tree_t *sub = formula(r, c, n);
         if (!sub) {
-            tree_free(acc);
+            tree_chain_discard(&acc);
             return NULL;
         }
-        acc = acc ? made(r, n, tree_binary(op, acc, sub)) : sub;
-        if (!acc)
-            return NULL;
+        any = 1;
+        if (tree_chain_add(&acc, sub) < 0)
+            return made(r, n, NULL);
     }
-    return acc ? acc : made(r, n, tree_const(op == T_AND));
+    return made(r, n, any ? tree_chain_end(&acc) : tree_const(op == T_AND));
 }
 
 /* n in a formula position; parent only names the place in messages. */
@@ -812,7 +816,9 @@ static void on_xml_error(void *data, xml_error_arg e)
     load_state *ls = ctxt ? ctxt->_private : NULL;
     if (!ls || ls->have_msg || e->level < XML_ERR_ERROR)
         return;
-    snprintf(ls->msg, sizeof ls->msg, "%s", e->message ? e->message : "malformed XML");
+    char own[96];
+    snprintf(ls->msg, sizeof ls->msg, "%s",
+             e->message ? xml_error_text(e->message, own, sizeof own) : "malformed XML");
     size_t len = strlen(ls->msg);
     while (len > 0 && xml_space(ls->msg[len - 1]))
         ls->msg[--len] = '\0';

@@ -166,7 +166,7 @@ static int skip_group_rest(reader *r, long open_line)
                 r->s++;
         } else if (c == '{') {
             if (++depth > APNN_MAX_DEPTH)
-                return fail(r, r->line, "braces nested too deeply");
+                return fail(r, r->line, "braces nested more than %d deep", APNN_MAX_DEPTH);
         } else if (c == '}' && --depth == 0) {
             return 0;
         }

@@ -17,6 +17,7 @@
  * libxml2 sees it, so that no entity is ever expanded. */
 #include "base/budget.h"
 #include "base/grow.h"
+#include "base/xmltext.h"
 #include "base/readfile.h"
 #include "base/strmap.h"
 #include "pnml-colored.h"
@@ -1179,7 +1180,9 @@ static void on_xml_error(void *ctx, xml_error e)
         return;
     R->xmlerr.seen = 1;
     R->xmlerr.line = e->line;
-    pn_show(e->message ? e->message : "unknown XML error", R->xmlerr.msg, sizeof R->xmlerr.msg);
+    char own[96];
+    pn_show(e->message ? xml_error_text(e->message, own, sizeof own) : "unknown XML error",
+            R->xmlerr.msg, sizeof R->xmlerr.msg);
     size_t n = strlen(R->xmlerr.msg);
     while (n && (R->xmlerr.msg[n - 1] == '?' || R->xmlerr.msg[n - 1] == ' '))
         R->xmlerr.msg[--n] = '\0';

@@ -53,6 +53,9 @@ typedef struct unfolder {
     uint32_t *place_base;       /* first unfolded place of each colored place */
     uint32_t *arc_start, *arc_of;   /* the colored arcs of each transition */
     uint32_t *val;              /* the binding, per variable */
+    uint32_t *next;             /* bind's odometer, per position */
+    uint32_t *odo;              /* tuple_all's odometer, per component */
+    size_t cap_odo;
     uint32_t *group;            /* unfolded copies of the transition being unfolded */
     size_t ngroup, cap_group;
     uint64_t tried;
@@ -157,21 +160,42 @@ static int has_all(const pc_term *tuple)
     return 0;
 }
 
-/* A tuple with <all> components: every tuple of the product, components
- * from i on still to choose, acc the number of those chosen. */
-static int tuple_all(unfolder *U, const pc_term *t, const uint32_t *val, int64_t mult,
-                     uint32_t i, uint32_t acc)
+/* A tuple with <all> components: every tuple of the product, by an
+ * odometer over the <all> components (the last turning fastest), since a
+ * file decides how many components a tuple has. */
+static int tuple_all(unfolder *U, const pc_term *t, const uint32_t *val, int64_t mult)
 {
-    if (i == t->nk)
-        return push(U, acc, mult, t->line);
-    const pc_term *k = t->k[i];
-    uint32_t size = U->pn->sorts[k->sort].size;
-    if (k->op != PC_T_ALL)
-        return tuple_all(U, t, val, mult, i + 1, acc * size + color_value(U->pn, k, val));
-    for (uint32_t c = 0; c < size; c++)
-        if (tuple_all(U, t, val, mult, i + 1, acc * size + c) < 0)
+    if (GROW(U->odo, U->cap_odo, (size_t)t->nk + 1) < 0)
+        return fail_at(U, t->line, "out of memory");
+    uint32_t *cur = U->odo;
+    for (uint32_t i = 0; i < t->nk; i++) {
+        cur[i] = 0;
+        if (t->k[i]->op == PC_T_ALL && U->pn->sorts[t->k[i]->sort].size == 0)
+            return 0;   /* an empty sort: no tuple at all */
+    }
+    for (;;) {
+        uint32_t acc = 0;
+        for (uint32_t i = 0; i < t->nk; i++) {
+            const pc_term *k = t->k[i];
+            uint32_t size = U->pn->sorts[k->sort].size;
+            acc = acc * size + (k->op == PC_T_ALL ? cur[i] : color_value(U->pn, k, val));
+        }
+        if (push(U, acc, mult, t->line) < 0)
             return -1;
-    return 0;
+        /* the last <all> component that can turn turns; those after it
+         * start again */
+        uint32_t i = t->nk;
+        for (;;) {
+            if (i == 0)
+                return 0;
+            const pc_term *k = t->k[--i];
+            if (k->op != PC_T_ALL)
+                continue;
+            if (++cur[i] < U->pn->sorts[k->sort].size)
+                break;
+            cur[i] = 0;
+        }
+    }
 }
 
 /* Appends mult times the multiset t to U->ms (unsorted, possibly with
@@ -190,7 +214,7 @@ static int ms_eval(unfolder *U, const pc_term *t, const uint32_t *val, int64_t m
             k->op == PC_T_ALL)
             return ms_eval(U, k, val, m);
         if (k->op == PC_T_TUPLE && has_all(k))
-            return m ? tuple_all(U, k, val, m, 0, 0) : 0;
+            return m ? tuple_all(U, k, val, m) : 0;
         return m ? push(U, color_value(pn, k, val), m, t->line) : 0;
     }
     case PC_T_ADD:
@@ -320,14 +344,44 @@ static int mentions(const pc_term *t, uint32_t v)
     return 0;
 }
 
-/* Whether computing e needs v, through the variables already computed. */
-static int needs(const pc_term *e, uint32_t v, const pc_term **fix, const pc_net *pn)
+/* What make_plan's walks through fix[] share.  Terms are as deep as the
+ * XML (libxml2 stops at 256 levels), but x = y & y = z & ... chains the
+ * variables as long as a guard is: whatever follows fix[] keeps its own
+ * stack, and marks each variable once per walk. */
+typedef struct walk {
+    const pc_term **todo;
+    size_t ntodo, cap_todo;
+    uint32_t *mark, epoch;     /* per variable: the walk that reached it */
+    int no_memory;
+} walk;
+
+static void walk_push(walk *w, const pc_term *t)
 {
-    if (e->op == PC_T_VAR)
-        return e->value == v || (fix[e->value] && needs(fix[e->value], v, fix, pn));
-    for (uint32_t i = 0; i < e->nk; i++)
-        if (needs(e->k[i], v, fix, pn))
-            return 1;
+    if (GROW(w->todo, w->cap_todo, w->ntodo + 1) < 0)
+        w->no_memory = 1;
+    else
+        w->todo[w->ntodo++] = t;
+}
+
+/* Whether computing e needs v, through the variables already computed. */
+static int needs(const pc_term *e, uint32_t v, const pc_term **fix, walk *w)
+{
+    w->epoch++;
+    w->ntodo = 0;
+    walk_push(w, e);
+    while (w->ntodo && !w->no_memory) {
+        const pc_term *t = w->todo[--w->ntodo];
+        if (t->op == PC_T_VAR) {
+            if (t->value == v)
+                return 1;
+            if (fix[t->value] && w->mark[t->value] != w->epoch) {
+                w->mark[t->value] = w->epoch;
+                walk_push(w, fix[t->value]);
+            }
+        }
+        for (uint32_t i = 0; i < t->nk; i++)
+            walk_push(w, t->k[i]);
+    }
     return 0;
 }
 
@@ -355,27 +409,69 @@ static uint32_t count_conjuncts(const pc_term *g)
     return n;
 }
 
-static void visit(uint32_t v, const pc_term **fix, uint8_t *placed, uint32_t *order,
-                  uint32_t *n, const pc_net *pn);
+/* Appends v to order after the variables it is computed from (fix[]),
+ * each once: a depth-first walk with its own stack, in the order of the
+ * recursion it replaces (a term's variables left to right, each before
+ * the variable the term computes).  A frame is a variable (t NULL; next 0
+ * before its term, 1 after) or a term (next: the next child; the term's
+ * own variable first, as next == 0 with self 0). */
+typedef struct visit_frame {
+    const pc_term *t;
+    uint32_t v, next;
+    int self;
+} visit_frame;
 
-static void visit_term(const pc_term *e, const pc_term **fix, uint8_t *placed, uint32_t *order,
-                       uint32_t *n, const pc_net *pn)
+static int visit(uint32_t v, const pc_term **fix, uint8_t *placed, uint32_t *order, uint32_t *n,
+                 visit_frame **stack, size_t *cap)
 {
-    if (e->op == PC_T_VAR)
-        visit(e->value, fix, placed, order, n, pn);
-    for (uint32_t i = 0; i < e->nk; i++)
-        visit_term(e->k[i], fix, placed, order, n, pn);
+    size_t depth = 0;
+    if (GROW(*stack, *cap, 1) < 0)
+        return -1;
+    (*stack)[depth++] = (visit_frame){ NULL, v, 0, 0 };
+    while (depth) {
+        visit_frame *f = &(*stack)[depth - 1], push;
+        if (!f->t) {
+            if (f->next) {                  /* its term is done */
+                order[(*n)++] = f->v;
+                depth--;
+                continue;
+            }
+            if (placed[f->v]) {
+                depth--;
+                continue;
+            }
+            placed[f->v] = 1;
+            f->next = 1;
+            if (!fix[f->v])
+                continue;
+            push = (visit_frame){ fix[f->v], 0, 0, 0 };
+        } else if (!f->self) {
+            f->self = 1;
+            if (f->t->op != PC_T_VAR)
+                continue;
+            push = (visit_frame){ NULL, f->t->value, 0, 0 };
+        } else if (f->next < f->t->nk) {
+            push = (visit_frame){ f->t->k[f->next++], 0, 0, 0 };
+        } else {
+            depth--;
+            continue;
+        }
+        if (GROW(*stack, *cap, depth + 1) < 0)
+            return -1;
+        (*stack)[depth++] = push;
+    }
+    return 0;
 }
 
-static void visit(uint32_t v, const pc_term **fix, uint8_t *placed, uint32_t *order,
-                  uint32_t *n, const pc_net *pn)
+/* The latest rank (position + 1) among t's variables, 0 for none. */
+static uint32_t last_rank(const pc_term *t, const uint32_t *rank)
 {
-    if (placed[v])
-        return;
-    placed[v] = 1;
-    if (fix[v])
-        visit_term(fix[v], fix, placed, order, n, pn);
-    order[(*n)++] = v;
+    uint32_t r = t->op == PC_T_VAR ? rank[t->value] : 0;
+    for (uint32_t i = 0; i < t->nk; i++) {
+        uint32_t k = last_rank(t->k[i], rank);
+        r = k > r ? k : r;
+    }
+    return r;
 }
 
 static void plan_free(plan *P)
@@ -399,13 +495,16 @@ static int make_plan(unfolder *U, uint32_t t, plan *P)
     uint32_t nc = count_conjuncts(tr->guard);
     const pc_term **cj = calloc(nc + 1, sizeof *cj);
     uint32_t *pos = calloc(nc + 1, sizeof *pos), *rank = calloc(nv + 1, sizeof *rank);
+    walk w = { .mark = calloc(nv + 1, sizeof *w.mark) };
+    visit_frame *frames = NULL;
+    size_t cap_frames = 0;
     P->order = calloc(nv + 1, sizeof *P->order);
     P->names = calloc(nv + 1, sizeof *P->names);
     P->derived = calloc(nv + 1, sizeof *P->derived);
     P->conj = calloc(nc + 1, sizeof *P->conj);
     P->cstart = calloc(nv + 2, sizeof *P->cstart);
     int rc = 0;
-    if (!used || !placed || !fix || !cj || !pos || !rank || !P->order || !P->names ||
+    if (!used || !placed || !fix || !cj || !pos || !rank || !w.mark || !P->order || !P->names ||
         !P->derived || !P->conj || !P->cstart) {
         rc = fail_at(U, tr->line, "out of memory");
         goto out;
@@ -422,7 +521,7 @@ static int make_plan(unfolder *U, uint32_t t, plan *P)
         for (int side = 0; side < 2; side++) {
             const pc_term *x = cj[i]->k[side], *e = cj[i]->k[1 - side];
             if (x->op != PC_T_VAR || fix[x->value] || mentions(e, x->value) ||
-                needs(e, x->value, fix, pn))
+                needs(e, x->value, fix, &w))
                 continue;
             fix[x->value] = e;
             break;
@@ -433,9 +532,16 @@ static int make_plan(unfolder *U, uint32_t t, plan *P)
         if (used[v])
             P->names[nvars++] = v;
     P->nv = nvars;
+    if (w.no_memory) {
+        rc = fail_at(U, tr->line, "out of memory");
+        goto out;
+    }
     n = 0;
     for (uint32_t i = 0; i < nvars; i++)
-        visit(P->names[i], fix, placed, P->order, &n, pn);
+        if (visit(P->names[i], fix, placed, P->order, &n, &frames, &cap_frames) < 0) {
+            rc = fail_at(U, tr->line, "out of memory");
+            goto out;
+        }
     P->bound = 1;
     for (uint32_t i = 0; i < nvars; i++) {
         uint32_t v = P->order[i];
@@ -447,11 +553,7 @@ static int make_plan(unfolder *U, uint32_t t, plan *P)
     }
     /* each conjunct is checked right after its last variable is bound */
     for (uint32_t i = 0; i < nc; i++) {
-        memset(used, 0, nv + 1);
-        mark_vars(cj[i], used);
-        for (uint32_t v = 0; v < nv; v++)
-            if (used[v] && rank[v] > pos[i])
-                pos[i] = rank[v];
+        pos[i] = last_rank(cj[i], rank);
         P->cstart[pos[i] + 1]++;
     }
     for (uint32_t i = 1; i <= nvars + 1; i++)
@@ -472,6 +574,9 @@ out:
     free(cj);
     free(pos);
     free(rank);
+    free(w.mark);
+    free(w.todo);
+    free(frames);
     if (rc < 0)
         plan_free(P);
     return rc;
@@ -558,38 +663,58 @@ static int checks(const unfolder *U, const plan *P, uint32_t at)
     return 1;
 }
 
-/* Binds position d onwards; conjuncts up to position d are satisfied. */
-static int bind(unfolder *U, uint32_t t, const plan *P, uint32_t d)
+/* Binds every position in turn, an odometer over the variables: next[d]
+ * is the next value to try at position d (a derived position has one).
+ * A file decides how many variables a transition has, so this is a loop,
+ * not a recursion.  The conjuncts checkable before position 0 hold. */
+static int bind(unfolder *U, uint32_t t, const plan *P)
 {
-    if (d == P->nv)
-        return emit(U, t, P);
-    uint32_t v = P->order[d];
-    if (P->derived[d]) {
-        U->val[v] = color_value(U->pn, P->derived[d], U->val);
-        return checks(U, P, d + 1) ? bind(U, t, P, d + 1) : 0;
-    }
-    uint32_t size = U->pn->sorts[U->pn->vars[v].sort].size;
-    for (uint32_t c = 0; c < size; c++) {
-        if (budget_poll()) {
-            U->failed = 1;   /* the command says which limit */
-            return -1;
+    uint32_t *next = U->next, d = 0;
+    next[0] = 0;
+    for (;;) {
+        int more = 0;
+        if (d == P->nv) {
+            if (emit(U, t, P) < 0)
+                return -1;
+        } else {
+            uint32_t v = P->order[d];
+            if (P->derived[d]) {
+                if (!next[d]) {
+                    next[d] = 1;
+                    U->val[v] = color_value(U->pn, P->derived[d], U->val);
+                    more = 1;
+                }
+            } else if (next[d] < U->pn->sorts[U->pn->vars[v].sort].size) {
+                if (budget_poll()) {
+                    U->failed = 1;   /* the command says which limit */
+                    return -1;
+                }
+                if (++U->tried > PC_MAX_BINDINGS)
+                    return fail_at(U, U->pn->transitions[t].line,
+                                   "unfolding tries more than %llu bindings (limit): refused",
+                                   (unsigned long long)PC_MAX_BINDINGS);
+                U->val[v] = next[d]++;
+                more = 1;
+            }
         }
-        if (++U->tried > PC_MAX_BINDINGS)
-            return fail_at(U, U->pn->transitions[t].line,
-                           "unfolding tries more than %llu bindings (limit): refused",
-                           (unsigned long long)PC_MAX_BINDINGS);
-        U->val[v] = c;
-        if (checks(U, P, d + 1) && bind(U, t, P, d + 1) < 0)
-            return -1;
+        if (more) {
+            /* a value at d: go deeper if the conjuncts it completes hold,
+             * else try the next value at d */
+            if (checks(U, P, d + 1))
+                next[++d] = 0;
+        } else {
+            if (d == 0)
+                return 0;
+            d--;
+        }
     }
-    return 0;
 }
 
 static int unfold_transition(unfolder *U, uint32_t t, const plan *P)
 {
     const pc_transition *tr = &U->pn->transitions[t];
     U->ngroup = 0;
-    if (checks(U, P, 0) && bind(U, t, P, 0) < 0)
+    if (checks(U, P, 0) && bind(U, t, P) < 0)
         return -1;
     int rc = nc_add_group(U->net, 1, tr->id, U->group, (uint32_t)U->ngroup);
     return rc < 0 ? fail_at(U, tr->line, "transition '%s': %s", tr->id, nc_status_text(rc)) : 0;
@@ -661,7 +786,8 @@ net_t *pc_unfold(const pc_net *pn)
     plan *plans = calloc(pn->ntransitions + 1, sizeof *plans);
     U.place_base = calloc(pn->nplaces + 1, sizeof *U.place_base);
     U.val = calloc(pn->nvars + 1, sizeof *U.val);
-    if (!plans || !U.place_base || !U.val)
+    U.next = calloc(pn->nvars + 1, sizeof *U.next);
+    if (!plans || !U.place_base || !U.val || !U.next)
         fail_at(&U, 0, "out of memory");
     if (!U.failed)
         arcs_by_transition(&U);
@@ -680,6 +806,8 @@ net_t *pc_unfold(const pc_net *pn)
     free(plans);
     free(U.place_base);
     free(U.val);
+    free(U.next);
+    free(U.odo);
     free(U.arc_start);
     free(U.arc_of);
     free(U.group);

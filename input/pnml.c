@@ -18,6 +18,7 @@
  */
 #include "base/budget.h"
 #include "base/grow.h"
+#include "base/xmltext.h"
 #include "input.h"
 #include "pnml-internal.h"
 
@@ -198,7 +199,9 @@ static void on_xml_error(void *ctx, xml_error e)
                  "entity expansion refused (entity loop or entity bomb)");
         return;
     }
-    pn_show(e->message ? e->message : "unknown XML error", R->xmlerr.msg,
+    char own[96];
+    pn_show(e->message ? xml_error_text(e->message, own, sizeof own) : "unknown XML error",
+            R->xmlerr.msg,
             sizeof R->xmlerr.msg);
     /* libxml2 ends its messages with a newline, which pn_show made '?' */
     size_t n = strlen(R->xmlerr.msg);

@@ -84,6 +84,18 @@ static void cg_report(const char *text, int is_error)
     for (char *s = msg; *s; s++)
         if ((unsigned char)*s < 0x20 || *s == 0x7f)
             *s = '?';
+    /* Graphviz's parser (bison, a stack of 10000) recurses on an edge
+     * chain a -> b -> ... and on nested subgraphs, and says only "memory
+     * exhausted" when they are too long for it */
+    if (is_error && !strncmp(msg, "memory exhausted", 16)) {
+        char near[96];
+        size_t k = strlen(msg + 16) < sizeof near - 1 ? strlen(msg + 16) : sizeof near - 1;
+        memcpy(near, msg + 16, k);
+        near[k] = '\0';
+        snprintf(msg, sizeof msg, "Graphviz's reader ran out of parser stack%s: an edge chain "
+                 "'a -> b -> ...' of more than about 2500 nodes (write one edge per statement), or "
+                 "subgraphs nested thousands deep", near);
+    }
     if (is_error)
         nc_error(cg.path, line, "%s", msg);
     else

@@ -61,7 +61,8 @@ static int tokenize(reader *r, const char *s)
             continue;
         }
         if (r->ntoks == MAX_TOKENS - 1) {
-            nc_error(r->path, r->line, "line too long");
+            nc_error(r->path, r->line, "line too long (at most %d names and symbols)",
+                     MAX_TOKENS - 1);
             return -1;
         }
         tok *t = &r->toks[r->ntoks++];
@@ -144,7 +145,7 @@ static long name_list(reader *r, int places, int64_t *out, size_t cap)
             return -1;
         }
         if (n == cap) {
-            nc_error(r->path, r->line, "list too long");
+            nc_error(r->path, r->line, "list too long (at most %zu names)", cap);
             return -1;
         }
         if ((out[n++] = node(r, &r->toks[r->pos++], places)) < 0)

@@ -44,9 +44,12 @@ static void need_bounds(const cnet_t *cn, const uint8_t *gainable, uint64_t *b, 
  * unbounded need gets no constraint (weaker, still sound). */
 static tree_t *linear_deadlock(const cnet_t *cn, const uint8_t *may_fire, const uint64_t *b)
 {
-    tree_t *all = tree_const(1);
+    /* one conjunct per transition: balanced, as a net may have millions */
+    tree_chain all;
+    tree_chain_start(&all, T_AND);
+    int ok = tree_chain_add(&all, tree_const(1)) == 0;
     lin_term *terms = malloc(((size_t)cn->nplaces + 1) * sizeof *terms);
-    for (uint32_t t = 0; all && terms && t < cn->ntransitions; t++) {
+    for (uint32_t t = 0; ok && terms && t < cn->ntransitions; t++) {
         if (may_fire && !may_fire[t])
             continue;   /* never enabled: nothing to say */
         __int128 sum = 0, slack = (__int128)1 << 100;
@@ -66,10 +69,12 @@ static tree_t *linear_deadlock(const cnet_t *cn, const uint8_t *may_fire, const 
         }
         if (!usable || n < cn->need_start[t + 1] - cn->need_start[t])
             continue;
-        all = tree_binary(T_AND, all, tree_cmp(terms, n, -(int64_t)(sum - slack), REL_LE));
+        ok = tree_chain_add(&all, tree_cmp(terms, n, -(int64_t)(sum - slack), REL_LE)) == 0;
     }
+    if (!terms)
+        tree_chain_discard(&all);
     free(terms);
-    return all;
+    return tree_chain_end(&all);
 }
 
 se_verdict stateeq_no_deadlock(const cnet_t *cn, const uint8_t *may_fire, const uint8_t *gainable,

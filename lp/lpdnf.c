@@ -400,7 +400,7 @@ void lindnf_free(lindnf *d)
 int lindnf_build(const cnet_t *cn, const tree_t *phi, uint32_t cap, lindnf *out)
 {
     memset(out, 0, sizeof *out);
-    if (!phi || !tree_is_state_formula(phi))
+    if (!phi || !tree_is_state_formula(phi) || tree_nnf_size(phi) > TREE_NNF_MAX_NODES)
         return -1;
     tree_t *n = tree_copy(phi);
     n = n ? tree_nnf(n) : NULL;

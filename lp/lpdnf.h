@@ -36,7 +36,8 @@ typedef struct lindnf {
     int relaxed;
 } lindnf;
 
-/* 0, or -1 when memory ran out or phi is not a state formula (out is then
+/* 0, or -1 when memory ran out, phi is not a state formula, or its
+ * negation normal form is larger than TREE_NNF_MAX_NODES (out is then
  * empty).  phi is not changed. */
 int lindnf_build(const cnet_t *cn, const tree_t *phi, uint32_t cap, lindnf *out);
 void lindnf_free(lindnf *d);

@@ -5,6 +5,7 @@
  * declares any entity is refused at the declaration, before anything could
  * be expanded.  Every failure is exactly one "FILE:LINE: message". */
 #include "verdicts/verdicts.h"
+#include "base/xmltext.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -44,8 +45,10 @@ typedef xmlErrorPtr error_arg;
 static void on_error(void *ctx, error_arg err)
 {
     xmlParserCtxtPtr ctxt = ctx;
+    char own[96];
     if (err->level >= XML_ERR_ERROR)
-        remember(ctxt->_private, err->line, err->message ? err->message : "malformed XML");
+        remember(ctxt->_private, err->line,
+                 err->message ? xml_error_text(err->message, own, sizeof own) : "malformed XML");
 }
 
 static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,

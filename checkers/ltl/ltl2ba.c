@@ -370,6 +370,12 @@ static tgba *finish(tr *T, tree_t *formula)
 
 tgba *ltl_to_tgba(const tree_t *phi, uint32_t max_states, char *why, size_t whylen)
 {
+    size_t size = tree_nnf_size(phi);
+    if (size > TREE_NNF_MAX_NODES) {
+        snprintf(why, whylen, "formula too large in negation normal form: %zu nodes, at most %u "
+                 "(<-> copies both sides)", size, TREE_NNF_MAX_NODES);
+        return NULL;
+    }
     tree_t *f = tree_fold(tree_nnf(tree_copy(phi)));
     if (!f) {
         snprintf(why, whylen, "out of memory");

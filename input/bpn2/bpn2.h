@@ -28,6 +28,11 @@
 #ifndef BPN2_MAX_ARCS
 #define BPN2_MAX_ARCS 40000000u
 #endif
+/* Operators and operands evaluated while expanding the actions (each
+ * assignment evaluates the whole action): seconds of work at most. */
+#ifndef BPN2_MAX_WORK
+#define BPN2_MAX_WORK 2000000000ull
+#endif
 
 typedef struct bp_decl {
     char *name;        /* as written */
@@ -45,7 +50,7 @@ typedef struct bp_decl {
 typedef struct bp_action {
     char *text;        /* the source between < and >, blanks collapsed */
     long line;
-    cfa_expr *expr;
+    cfa_code code;
     char *branch;      /* "1.2": the parallel branches around it; "0" for none */
     /* control interfaces (bpn2net.c): handles, resolved at the end */
     uint32_t *entry, *exit;

@@ -43,7 +43,9 @@ typedef struct builder {
     int failed;
     /* expansion */
     int64_t *pre, *post;
+    cfa_value *eval_stack;   /* room for evaluating any action */
     uint64_t ncreated;
+    uint64_t work;           /* operators and operands evaluated so far */
 } builder;
 
 static int fail(builder *b, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -308,6 +310,11 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
 static uint64_t range_size(const bp_decl *d)
 {
     return (uint64_t)d->hi - (uint64_t)d->lo + 1;   /* at most BP_MAX_RANGE: bpn2parse.c */
@@ -469,17 +476,6 @@ static int init_transitions(builder *b)
     return rc;
 }
 
-/* ORs the uses of every declaration in e into uses[]: 1 plain, 2 pre, 4 post. */
-static void uses_of(const cfa_expr *e, unsigned *uses)
-{
-    if (!e)
-        return;
-    if (e->op == CE_PLAIN || e->op == CE_PRE || e->op == CE_POST)
-        uses[e->var] |= e->op == CE_PLAIN ? 1u : e->op == CE_PRE ? 2u : 4u;
-    uses_of(e->l, uses);
-    uses_of(e->r, uses);
-}
-
 /* What one expansion works on: the actions, their variables, their
  * channel operations. */
 typedef struct job {
@@ -630,6 +626,18 @@ static int enumerate(builder *b, job *j)
                     "more than %u", j->act[0]->text, j->act[0]->line,
                     total == UINT64_MAX ? "over " : "", total, BPN2_MAX_ASSIGNMENTS);
     }
+    uint64_t instrs = 0;
+    for (size_t k = 0; k < j->nact; k++)
+        instrs += j->act[k]->code.n;
+    b->work = sat_add(b->work, sat_mul(total, instrs));
+    if (b->work > BPN2_MAX_WORK) {
+        free(heap);
+        return fail(b, j->line, "action <%.200s> at line %ld: evaluating its %" PRIu64
+                    " operators and operands under each of %" PRIu64 " assignments makes %"
+                    PRIu64 " evaluations so far in the program (limit %llu); shorten it or "
+                    "narrow the ranges it touches", j->act[0]->text, j->act[0]->line, instrs,
+                    total, b->work, (unsigned long long)BPN2_MAX_WORK);
+    }
     /* Each assignment becomes one transition per position in the buffers
      * (send: each slot, receive: each length and contents behind the
      * front); bounded before anything is built, so that a long channel of
@@ -666,7 +674,7 @@ static int enumerate(builder *b, job *j)
         int ok = 1;
         for (size_t k = 0; ok && k < j->nact; k++) {
             cfa_value v;
-            int e = cfa_eval(j->act[k]->expr, b->pre, b->post, &v);
+            int e = cfa_eval(&j->act[k]->code, b->pre, b->post, b->eval_stack, &v);
             if (e == CFA_EVAL_OVERFLOW) {
                 rc = fail(b, j->act[k]->line, "action <%s>: arithmetic beyond 128 bits",
                           j->act[k]->text);
@@ -745,9 +753,10 @@ static int expand(builder *b, uint32_t a1, int64_t a2)
     unsigned *other = a2 >= 0 ? calloc(g->ndecls + 1, sizeof *other) : NULL;
     int rc = j.uses && j.vars && (a2 < 0 || other) ? 0 : fail(b, j.line, "out of memory");
     if (rc == 0) {
-        uses_of(j.act[0]->expr, j.uses);
+        /* bits 1 plain, 2 pre, 4 post, as CFA_USE_* */
+        cfa_code_uses(&j.act[0]->code, j.uses);
         if (a2 >= 0)
-            uses_of(j.act[1]->expr, other);
+            cfa_code_uses(&j.act[1]->code, other);
     }
     for (size_t d = 0; rc == 0 && d < g->ndecls; d++) {
         if (other && (j.uses[d] && other[d]) && !g->decls[d].is_chan)
@@ -858,12 +867,18 @@ net_t *bp_build_net(bp_program *g)
     free(name);
     b.pre = calloc(g->ndecls + 1, sizeof *b.pre);
     b.post = calloc(g->ndecls + 1, sizeof *b.post);
-    if (!b.net || !b.pre || !b.post) {
+    size_t stack = 1;
+    for (size_t i = 0; i < g->nactions; i++)
+        if (g->actions[i].code.stack > stack)
+            stack = g->actions[i].code.stack;
+    b.eval_stack = malloc(stack * sizeof *b.eval_stack);
+    if (!b.net || !b.pre || !b.post || !b.eval_stack) {
         nc_error(g->file, 0, "out of memory");
         nc_free_net(b.net);
         bp_program_free(g);
         free(b.pre);
         free(b.post);
+        free(b.eval_stack);
         return NULL;
     }
     b.net->lang_data = g;
@@ -888,6 +903,7 @@ net_t *bp_build_net(bp_program *g)
     free(b.out.v);
     free(b.pre);
     free(b.post);
+    free(b.eval_stack);
     if (rc < 0) {
         nc_free_net(b.net);
         return NULL;

@@ -16,9 +16,8 @@
 #include <string.h>
 
 #define BP_MAX_FILE ((size_t)64 << 20)
-#define BP_MAX_DEPTH 500          /* nesting of commands and expressions */
-#define BP_MAX_EXPR 10000         /* nodes of one action: left-deep chains are evaluated
-                                   * recursively, so their length is their depth */
+#define BP_MAX_DEPTH 500          /* nesting of commands, parentheses and prefix operators:
+                                   * the parser's recursion */
 #define BP_MAX_RANGE 1000000      /* values of one variable: places, §3 */
 #define BP_MAX_CAPACITY 64        /* slots of one channel */
 
@@ -64,7 +63,6 @@ typedef struct parser {
     uint32_t *scope;   /* visible declarations, innermost last */
     size_t nscope, cap_scope;
     unsigned depth;
-    unsigned expr_nodes;   /* of the action being read */
     /* the action being read */
     int32_t send, recv;
     int failed;
@@ -390,12 +388,6 @@ static int decl(parser *p, size_t block_start)
 
 static cfa_expr *node(parser *p, cfa_op op, int is_bool, cfa_expr *l, cfa_expr *r)
 {
-    if (++p->expr_nodes > BP_MAX_EXPR) {
-        cfa_expr_free(l);
-        cfa_expr_free(r);
-        fail(p, cur(p)->line, "an action with more than %d operators and operands", BP_MAX_EXPR);
-        return NULL;
-    }
     cfa_expr *e = calloc(1, sizeof *e);
     if (!e) {
         cfa_expr_free(l);
@@ -411,6 +403,14 @@ static cfa_expr *node(parser *p, cfa_op op, int is_bool, cfa_expr *l, cfa_expr *
 }
 
 static cfa_expr *expr(parser *p);
+
+/* Flat chains (a + b + ..., c1; c2; ...) are loops; only nesting recurses. */
+static void *nested_too_deeply(parser *p, const char *what)
+{
+    fail(p, cur(p)->line, "%s nested too deeply (at most %d levels of blocks, commands, "
+         "parentheses and prefix operators together)", what, BP_MAX_DEPTH);
+    return NULL;
+}
 
 /* Whether a token can start an operand: then a '>' before it compares. */
 static int starts_operand(kind k)
@@ -544,10 +544,8 @@ static cfa_expr *typed(parser *p, cfa_op op, cfa_expr *l, cfa_expr *r, long line
 
 static cfa_expr *unary(parser *p)
 {
-    if (++p->depth > BP_MAX_DEPTH) {
-        fail(p, cur(p)->line, "expression nested too deeply");
-        return NULL;
-    }
+    if (++p->depth > BP_MAX_DEPTH)
+        return nested_too_deeply(p, "expression");
     cfa_expr *e;
     long line = cur(p)->line;
     if (peek(p) == K_MINUS) {
@@ -614,10 +612,8 @@ static cfa_expr *conjunction(parser *p)
 
 static cfa_expr *expr(parser *p)
 {
-    if (++p->depth > BP_MAX_DEPTH) {
-        fail(p, cur(p)->line, "expression nested too deeply");
-        return NULL;
-    }
+    if (++p->depth > BP_MAX_DEPTH)
+        return nested_too_deeply(p, "expression");
     cfa_expr *e = conjunction(p);
     while (e && peek(p) == K_OR) {
         long line = cur(p)->line;
@@ -632,20 +628,21 @@ static cfa_expr *expr(parser *p)
 /* actions and commands */
 
 /* The uses of each variable: plain x next to x' or 'x is refused (§2). */
-static int check_uses(parser *p, const cfa_expr *e, unsigned *uses, long line)
+static int check_uses(parser *p, const cfa_code *c, unsigned *uses, long line)
 {
-    if (!e)
-        return 0;
-    if (e->op == CE_PLAIN || e->op == CE_PRE || e->op == CE_POST) {
-        const bp_decl *d = &p->prog->decls[e->var];
-        if (!d->is_chan) {
-            uses[e->var] |= e->op == CE_PLAIN ? 1u : e->op == CE_PRE ? 2u : 4u;
-            if ((uses[e->var] & 1u) && (uses[e->var] & 6u))
-                return fail(p, line, "plain %s next to %s' or '%s: use '%s for the old value",
-                            d->name, d->name, d->name, d->name);
-        }
+    for (uint32_t i = 0; i < c->n; i++) {
+        const cfa_instr *in = &c->v[i];
+        if (in->op != CE_PLAIN && in->op != CE_PRE && in->op != CE_POST)
+            continue;
+        const bp_decl *d = &p->prog->decls[in->var];
+        if (d->is_chan)
+            continue;
+        uses[in->var] |= in->op == CE_PLAIN ? 1u : in->op == CE_PRE ? 2u : 4u;
+        if ((uses[in->var] & 1u) && (uses[in->var] & 6u))
+            return fail(p, line, "plain %s next to %s' or '%s: use '%s for the old value",
+                        d->name, d->name, d->name, d->name);
     }
-    return check_uses(p, e->l, uses, line) < 0 ? -1 : check_uses(p, e->r, uses, line);
+    return 0;
 }
 
 /* The action's text, blanks collapsed, for runs. */
@@ -703,7 +700,6 @@ static bp_com *action(parser *p)
     long line = open->line;
     p->pos++;
     p->send = p->recv = -1;
-    p->expr_nodes = 0;
     const tok *start = cur(p);
     cfa_expr *e = expr(p);
     if (!e)
@@ -719,18 +715,23 @@ static bp_com *action(parser *p)
         return NULL;
     }
     bp_program *g = p->prog;
+    cfa_code code;
+    if (cfa_code_from(e, &code) < 0) {
+        fail(p, line, "out of memory");
+        return NULL;
+    }
     unsigned *uses = calloc(g->ndecls + 1, sizeof *uses);
-    int rc = uses ? check_uses(p, e, uses, line) : fail(p, line, "out of memory");
+    int rc = uses ? check_uses(p, &code, uses, line) : fail(p, line, "out of memory");
     free(uses);
     if (rc == 0 && GROW(g->actions, g->cap_actions, g->nactions + 1) < 0)
         rc = fail(p, line, "out of memory");
     if (rc != 0) {
-        cfa_expr_free(e);
+        cfa_code_free(&code);
         return NULL;
     }
     bp_action *a = &g->actions[g->nactions];
     memset(a, 0, sizeof *a);
-    a->expr = e;
+    a->code = code;
     a->line = line;
     a->send = p->send;
     a->recv = p->recv;
@@ -854,7 +855,7 @@ static bp_com *choice(parser *p)
 static bp_com *com(parser *p)
 {
     if (++p->depth > BP_MAX_DEPTH) {
-        fail(p, cur(p)->line, "commands nested too deeply");
+        nested_too_deeply(p, "commands");
         return NULL;
     }
     bp_com *c = chain(p, BC_PAR, K_PAR, choice);
@@ -904,7 +905,7 @@ void bp_program_free(bp_program *g)
     }
     for (size_t i = 0; i < g->nactions; i++) {
         bp_action *a = &g->actions[i];
-        cfa_expr_free(a->expr);
+        cfa_code_free(&a->code);
         free(a->text);
         free(a->branch);
         free(a->entry);

@@ -182,32 +182,34 @@ static tree_t *marked(uint32_t p)
     return tree_cmp(&term, 1, -1, REL_GE);
 }
 
-/* "at L": some action of line L has all its entry places marked. */
+/* "at L": some action of line L has all its entry places marked.  Both
+ * chains are balanced (tree_chain): a line may hold any number of actions. */
 static tree_t *at_line(const bp_program *g, long line, char *msg, size_t msglen)
 {
-    tree_t *any = NULL;
-    for (size_t i = 0; i < g->nactions; i++) {
+    tree_chain any;
+    tree_chain_start(&any, T_OR);
+    int found = 0, ok = 1;
+    for (size_t i = 0; ok && i < g->nactions; i++) {
         const bp_action *a = &g->actions[i];
         if (a->line != line)
             continue;
-        tree_t *all = NULL;
-        for (size_t k = 0; k < a->nentry_places; k++) {
-            tree_t *one = marked(a->entry_places[k]);
-            all = all ? tree_binary(T_AND, all, one) : one;
-            if (!all)
-                break;
-        }
-        if (!all)
-            all = tree_const(0);   /* an action after one that never ends */
-        any = any ? tree_binary(T_OR, any, all) : all;
-        if (!any) {
-            snprintf(msg, msglen, "out of memory");
-            return NULL;
-        }
+        found = 1;
+        tree_chain all;
+        tree_chain_start(&all, T_AND);
+        for (size_t k = 0; ok && k < a->nentry_places; k++)
+            ok = tree_chain_add(&all, marked(a->entry_places[k])) == 0;
+        /* no entry place: an action after one that never ends */
+        tree_t *entered = a->nentry_places ? tree_chain_end(&all) : tree_const(0);
+        ok = ok && tree_chain_add(&any, entered) == 0;
     }
-    if (!any)
+    tree_t *t = found && ok ? tree_chain_end(&any) : NULL;
+    if (!found)
         snprintf(msg, msglen, "no action at line %ld", line);
-    return any;
+    else if (!t) {
+        tree_chain_discard(&any);
+        snprintf(msg, msglen, "out of memory");
+    }
+    return t;
 }
 
 tree_t *bpn2_resolve(net_t *net, void *lang_data, ap_pos pos, const char *text, char *msg,

@@ -38,9 +38,12 @@ static void cyerror(CYLTYPE *loc, void *scanner, cy_state *st, const char *msg);
 static void names_free(cy_names *n);
 static int big(cy_state *st, uint64_t v, long line);
 static int names_add(cy_state *st, cy_names *n, char *s, long line);
-/* Deep parentheses and long operator chains grow bison's stack; a hostile
- * file gets an error rather than unbounded memory. */
+/* Nesting (parentheses, prefix operators, operands waiting for a right
+ * side of tighter binding) grows bison's stack; a hostile file gets an
+ * error rather than unbounded memory.  Flat chains (a + b + ..., c & d &
+ * ...) reduce as they go and never fill it. */
 #define YYMAXDEPTH 10000
+#define YYMAXDEPTH_TEXT "10000"
 #define LINE(n) ((long)(n).first_line)
 #define CHECK(x) do { if ((x) < 0) YYABORT; } while (0)
 }
@@ -223,7 +226,8 @@ static void cyerror(CYLTYPE *loc, void *scanner, cy_state *st, const char *msg)
     /* the only message bison makes itself: its stack reached YYMAXDEPTH */
     if (!st->failed)
         cy_error(st, loc->first_line, "%s", strcmp(msg, "memory exhausted") ? msg :
-                 "expression nested too deeply");
+                 "expression nested too deeply (at most " YYMAXDEPTH_TEXT " open parentheses, "
+                 "prefix operators and pending operands at once)");
 }
 
 /* Messages name what was expected where that is short; a missing ';' or

@@ -118,28 +118,18 @@ static int split(const char *s, ap_text *a)
     return 0;
 }
 
-static int64_t find_automaton(const cfa_model *m, const char *name, size_t len)
-{
-    for (size_t i = 0; i < m->nauts; i++)
-        if (strlen(m->auts[i].name) == len && !strncmp(m->auts[i].name, name, len))
-            return (int64_t)i;
-    return -1;
-}
-
 /* Rule 1: A.s */
 static int64_t state_place(const cfa_model *m, const char *s)
 {
     const char *dot = strchr(s, '.');
     if (!dot)
         return -1;
-    int64_t a = find_automaton(m, s, (size_t)(dot - s));
+    int64_t a = cfa_find_automaton(m, s, (size_t)(dot - s));
     if (a < 0)
         return -1;
     const cfa_automaton *aut = &m->auts[a];
-    for (size_t i = 0; i < aut->nstates; i++)
-        if (!strcmp(aut->states[i], dot + 1))
-            return (int64_t)(aut->first_place + i);
-    return -1;
+    int64_t i = cfa_find_state(aut, dot + 1);
+    return i < 0 ? -1 : (int64_t)aut->first_place + i;
 }
 
 static tree_t *variable_cmp(const cfa_decl *d, const ap_text *a)
@@ -181,8 +171,11 @@ static tree_t *front_cmp(const cfa_decl *d, const ap_text *a)
             }
         return any_marked(&p);
     }
-    tree_t *any = tree_const(0);
-    for (uint32_t l = 1; l <= d->capacity && any; l++) {
+    /* one disjunct per length: balanced, as a stack may be long */
+    tree_chain any;
+    tree_chain_start(&any, T_OR);
+    int ok = tree_chain_add(&any, tree_const(0)) == 0;
+    for (uint32_t l = 1; l <= d->capacity && ok; l++) {
         places p = { 0 };
         int bad = places_add(&p, cfa_len_place(d, l), 1) < 0;
         for (uint64_t i = 0; i < r && !bad; i++)
@@ -191,16 +184,15 @@ static tree_t *front_cmp(const cfa_decl *d, const ap_text *a)
         if (bad || p.n == 1) {   /* no value qualifies at this length */
             free(p.v);
             if (bad) {
-                tree_free(any);
+                tree_chain_discard(&any);
                 return NULL;
             }
             continue;
         }
-        tree_t *both = tree_cmp(p.v, p.n, -2, REL_GE);
+        ok = tree_chain_add(&any, tree_cmp(p.v, p.n, -2, REL_GE)) == 0;
         free(p.v);
-        any = both ? tree_binary(T_OR, any, both) : (tree_free(any), NULL);
     }
-    return any;
+    return tree_chain_end(&any);
 }
 
 static tree_t *label(const cfa_model *m, const cfa_label *l)
@@ -262,12 +254,12 @@ static tree_t *state_formula(net_t *net, const cfa_model *m, const char *s, char
         }
         return t ? t : no_memory(msg, msglen);
     }
-not_a_form:
-    for (size_t i = 0; i < m->nlabels; i++)
-        if (!strcmp(m->labels[i].name, s)) {
-            tree_t *t = label(m, &m->labels[i]);
-            return t ? t : no_memory(msg, msglen);
-        }
+not_a_form:;
+    int64_t l = strmap_find(&m->label_index, s);
+    if (l >= 0) {
+        tree_t *t = label(m, &m->labels[l]);
+        return t ? t : no_memory(msg, msglen);
+    }
     place = nc_find_place(net, s);
     if (place >= 0)
         return place_marked((uint32_t)place);
@@ -315,7 +307,7 @@ static tree_t *fireable(net_t *net, const cfa_model *m, const char *s, char *msg
         return tree_fireable(&index, 1);
     }
     const char *dot = strchr(s, '.');
-    int64_t a = dot ? find_automaton(m, s, (size_t)(dot - s)) : -1;
+    int64_t a = dot ? cfa_find_automaton(m, s, (size_t)(dot - s)) : -1;
     if (a < 0)
         return fail(msg, msglen, "unknown transition \"%s\" (write A.src->dst, A.k or A.k.n)", s);
     const cfa_automaton *aut = &m->auts[a];

@@ -21,6 +21,11 @@ typedef struct cy_state {
     /* the transition being read */
     cfa_item *items;
     size_t nitems, cap_items;
+    /* per declaration, for checking one transition: its use bits (zero
+     * between transitions), and the declarations it touches */
+    unsigned *use_bits;
+    uint32_t *touched;
+    size_t nscratch, ntouched;
 } cy_state;
 
 void cy_error(cy_state *st, long line, const char *fmt, ...)

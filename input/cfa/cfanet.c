@@ -26,6 +26,12 @@
 #ifndef CFA_MAX_NET_TRANSITIONS
 #define CFA_MAX_NET_TRANSITIONS 4000000u
 #endif
+/* Every choice evaluates the transition's expressions: a long expression
+ * times many choices is seconds of work before the net exists.  Counted
+ * in instructions (cfa_code), a few nanoseconds each. */
+#ifndef CFA_MAX_WORK
+#define CFA_MAX_WORK 2000000000ull
+#endif
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
@@ -49,22 +55,21 @@ static uint64_t decl_places(const cfa_decl *d)
 /* Choices a transition's expansion tries (§5.2): pre (and post unless the
  * variable is read unchanged) per touched variable, lengths and values
  * per buffer operation. */
-static uint64_t trans_choices(const cfa_model *m, const cfa_trans *t, unsigned *uses)
+static uint64_t trans_choices(const cfa_model *m, const cfa_trans *t)
 {
-    memset(uses, 0, m->ndecls * sizeof *uses);
-    cfa_trans_uses(t, uses);
     uint64_t n = 1;
-    for (size_t d = 0; d < m->ndecls; d++) {
-        const cfa_decl *decl = &m->decls[d];
+    for (uint32_t i = 0; i < t->nuses; i++) {
+        unsigned uses = t->uses[i].bits;
+        const cfa_decl *decl = &m->decls[t->uses[i].decl];
         uint64_t r = cfa_range_size(decl);
         if (decl->kind == CFA_VAR) {
-            if (uses[d] & CFA_USE_PLAIN)
+            if (uses & CFA_USE_PLAIN)
                 n = sat_mul(n, r);
-            else if (uses[d])
+            else if (uses)
                 n = sat_mul(n, sat_mul(r, r));
-        } else if ((uses[d] & CFA_USE_SEND) || (decl->kind == CFA_STACK && uses[d])) {
+        } else if ((uses & CFA_USE_SEND) || (decl->kind == CFA_STACK && uses)) {
             n = sat_mul(n, sat_mul(decl->capacity, r));
-        } else if (uses[d] & CFA_USE_RECV) {
+        } else if (uses & CFA_USE_RECV) {
             uint64_t contents = 0, power = 1;
             for (uint32_t l = 1; l <= decl->capacity && contents != UINT64_MAX; l++) {
                 power = sat_mul(power, r);
@@ -100,16 +105,13 @@ static int check_sizes(const cfa_model *m)
                      CFA_MAX_PLACES, largest_name, largest);
         return -1;
     }
-    unsigned *uses = calloc(m->ndecls ? m->ndecls : 1, sizeof *uses);
-    if (!uses) {
-        nc_error(m->file, 0, "out of memory");
-        return -1;
-    }
-    uint64_t total = 0;
+    uint64_t total = 0, work = 0;
     for (size_t a = 0; a < m->nauts; a++)
         for (size_t k = 0; k < m->auts[a].ntrans; k++) {
             const cfa_trans *t = &m->auts[a].trans[k];
-            uint64_t n = trans_choices(m, t, uses);
+            uint64_t n = trans_choices(m, t), instrs = 0;
+            for (size_t i = 0; i < t->nitems; i++)
+                instrs += t->items[i].code.n;
             total = sat_add(total, n);
             if (total > CFA_MAX_CHOICES) {
                 if (n == UINT64_MAX)
@@ -120,11 +122,18 @@ static int check_sizes(const cfa_model *m)
                     nc_error(m->file, t->line, "expanding this transition means trying %" PRIu64
                              " choices of values, %" PRIu64 " so far in the model (limit %u): "
                              "narrow the ranges it touches", n, total, CFA_MAX_CHOICES);
-                free(uses);
+                return -1;
+            }
+            work = sat_add(work, sat_mul(n, instrs));
+            if (work > CFA_MAX_WORK) {
+                nc_error(m->file, t->line, "expanding this transition means evaluating its %"
+                         PRIu64 " operators and operands under each of %" PRIu64 " choices of "
+                         "values: %" PRIu64 " evaluations so far in the model (limit %llu); "
+                         "shorten its expressions or narrow the ranges it touches", instrs, n,
+                         work, (unsigned long long)CFA_MAX_WORK);
                 return -1;
             }
         }
-    free(uses);
     return 0;
 }
 
@@ -227,6 +236,12 @@ typedef struct buffer_op {
     int64_t *content;          /* send: [0] the value; pop: [0] the top; receive: l values */
 } buffer_op;
 
+typedef struct choice_dim {
+    enum { DIM_PRE, DIM_POST, DIM_LEN, DIM_CONTENT } kind;
+    uint32_t at;               /* the variable (a declaration), or the buffer operation */
+    uint32_t pos;              /* DIM_CONTENT: the position in the contents */
+} choice_dim;
+
 typedef struct expander {
     cfa_model *m;
     net_t *net;
@@ -239,6 +254,9 @@ typedef struct expander {
     size_t nops;
     int64_t *pre, *post;       /* per declaration */
     int64_t *content;          /* room for every buffer's longest content */
+    cfa_value *stack;          /* room for evaluating any of the model's expressions */
+    choice_dim *dims;          /* the transition's choices, slowest first (choose) */
+    size_t ndims;
     uint32_t generated;
     int failed;
 } expander;
@@ -251,7 +269,7 @@ static int satisfied(expander *x)
         if (it->kind != CFA_PRED)
             continue;
         cfa_value v;
-        int rc = cfa_eval(it->expr, x->pre, x->post, &v);
+        int rc = cfa_eval(&it->code, x->pre, x->post, x->stack, &v);
         if (rc == CFA_EVAL_OVERFLOW) {
             nc_error(x->m->file, t->line, "arithmetic overflow (beyond 128 bits) while expanding "
                      "this transition");
@@ -265,7 +283,7 @@ static int satisfied(expander *x)
         const buffer_op *op = &x->ops[i];
         if (op->kind == CFA_SEND) {
             cfa_value v;
-            int rc = cfa_eval(op->item->expr, x->pre, x->post, &v);
+            int rc = cfa_eval(&op->item->code, x->pre, x->post, x->stack, &v);
             if (rc == CFA_EVAL_OVERFLOW) {
                 nc_error(x->m->file, t->line, "arithmetic overflow (beyond 128 bits) while "
                          "expanding this transition");
@@ -351,86 +369,111 @@ static void emit(expander *x)
     x->generated++;
 }
 
-static void choose_buffers(expander *x, size_t i);
-
-/* The values of buffer operation i from position pos on, ascending as a
- * sequence (the first value varies slowest). */
-static void choose_values(expander *x, size_t i, uint32_t pos, uint32_t count)
+/* The choices of values of a transition (§5.2) as an odometer: one
+ * dimension per touched variable's pre value (and post value, unless the
+ * variable is read plain), then per buffer operation its length and each
+ * position of its contents, the first dimension turning slowest.  A file
+ * decides how many variables one transition touches, so this is a loop,
+ * not a recursion per dimension. */
+/* The positions of op's contents chosen at its current length. */
+static uint32_t op_count(const expander *x, const buffer_op *op)
 {
-    buffer_op *op = &x->ops[i];
-    const cfa_decl *d = &x->m->decls[op->decl];
-    if (pos == count) {
-        choose_buffers(x, i + 1);
-        return;
-    }
-    for (int64_t v = d->lo;; v++) {
-        op->content[pos] = v;
-        choose_values(x, i, pos + 1, count);
-        if (x->failed || v == d->hi)
-            break;
+    return op->kind == CFA_SEND || x->m->decls[op->decl].kind == CFA_STACK ? 1 : op->len;
+}
+
+static void dim_first(expander *x, const choice_dim *d)
+{
+    const cfa_decl *decl;
+    buffer_op *op;
+    switch (d->kind) {
+    case DIM_PRE:
+        decl = &x->m->decls[d->at];
+        x->pre[d->at] = decl->lo;
+        if (x->uses[d->at] & CFA_USE_PLAIN)
+            x->post[d->at] = decl->lo;
+        break;
+    case DIM_POST:
+        x->post[d->at] = x->m->decls[d->at].lo;
+        break;
+    case DIM_LEN:
+        op = &x->ops[d->at];
+        op->len = op->kind == CFA_SEND ? 0 : 1;
+        break;
+    case DIM_CONTENT:
+        op = &x->ops[d->at];
+        if (d->pos < op_count(x, op))
+            op->content[d->pos] = x->m->decls[op->decl].lo;
+        break;
     }
 }
 
-static void choose_buffers(expander *x, size_t i)
+/* Turns d one value on; 0 when it was at its last. */
+static int dim_next(expander *x, const choice_dim *d)
 {
-    if (x->failed)
-        return;
-    if (i == x->nops) {
+    const cfa_decl *decl;
+    buffer_op *op;
+    switch (d->kind) {
+    case DIM_PRE:
+        decl = &x->m->decls[d->at];
+        if (x->pre[d->at] == decl->hi)
+            return 0;
+        x->pre[d->at]++;
+        if (x->uses[d->at] & CFA_USE_PLAIN)
+            x->post[d->at] = x->pre[d->at];
+        return 1;
+    case DIM_POST:
+        if (x->post[d->at] == x->m->decls[d->at].hi)
+            return 0;
+        x->post[d->at]++;
+        return 1;
+    case DIM_LEN:
+        op = &x->ops[d->at];
+        decl = &x->m->decls[op->decl];
+        if (op->len == (op->kind == CFA_SEND ? decl->capacity - 1 : decl->capacity))
+            return 0;
+        op->len++;
+        return 1;
+    case DIM_CONTENT:
+        op = &x->ops[d->at];
+        decl = &x->m->decls[op->decl];
+        if (d->pos >= op_count(x, op) || op->content[d->pos] == decl->hi)
+            return 0;
+        op->content[d->pos]++;
+        return 1;
+    }
+    return 0;
+}
+
+static void choose(expander *x)
+{
+    size_t n = x->ndims;
+    for (size_t i = 0; i < n; i++)
+        dim_first(x, &x->dims[i]);
+    for (;;) {
         if (satisfied(x))
             emit(x);
-        return;
-    }
-    buffer_op *op = &x->ops[i];
-    const cfa_decl *d = &x->m->decls[op->decl];
-    int send = op->kind == CFA_SEND;
-    uint32_t first = send ? 0 : 1, last = send ? d->capacity - 1 : d->capacity;
-    for (uint32_t l = first; l <= last && !x->failed; l++) {
-        op->len = l;
-        uint32_t count = send || d->kind == CFA_STACK ? 1 : l;
-        choose_values(x, i, 0, count);
-    }
-}
-
-static void choose_vars(expander *x, size_t i, int post)
-{
-    if (x->failed)
-        return;
-    if (i == x->nvars) {
-        choose_buffers(x, 0);
-        return;
-    }
-    uint32_t var = x->vars[i];
-    const cfa_decl *d = &x->m->decls[var];
-    int plain = x->uses[var] & CFA_USE_PLAIN;
-    for (int64_t v = d->lo;; v++) {
-        if (!post) {
-            x->pre[var] = v;
-            if (plain) {
-                x->post[var] = v;
-                choose_vars(x, i + 1, 0);
-            } else {
-                choose_vars(x, i, 1);
-            }
-        } else {
-            x->post[var] = v;
-            choose_vars(x, i + 1, 0);
-        }
-        if (x->failed || v == d->hi)
-            break;
+        if (x->failed)
+            return;
+        size_t i = n;
+        while (i > 0 && !dim_next(x, &x->dims[i - 1]))
+            i--;
+        if (i == 0)
+            return;
+        for (size_t k = i; k < n; k++)
+            dim_first(x, &x->dims[k]);
     }
 }
 
 static int expand(expander *x)
 {
     const cfa_model *m = x->m;
-    memset(x->uses, 0, m->ndecls * sizeof *x->uses);
-    cfa_trans_uses(x->t, x->uses);
+    const cfa_trans *t = x->t;
     x->nvars = x->nops = 0;
     x->generated = 0;
     size_t at = 0;
-    for (uint32_t d = 0; d < m->ndecls; d++) {
-        if (!x->uses[d])
-            continue;
+    for (uint32_t u = 0; u < t->nuses; u++) {
+        uint32_t d = t->uses[u].decl;
+        x->uses[d] = t->uses[u].bits;
         if (m->decls[d].kind == CFA_VAR) {
             x->vars[x->nvars++] = d;
             continue;
@@ -439,12 +482,28 @@ static int expand(expander *x)
         op->decl = d;
         op->content = x->content + at;
         at += m->decls[d].capacity;
-        for (size_t i = 0; i < x->t->nitems; i++)
-            if (x->t->items[i].kind != CFA_PRED && x->t->items[i].buffer == d)
-                op->item = &x->t->items[i];
+        for (size_t i = 0; i < t->nitems; i++)
+            if (t->items[i].kind != CFA_PRED && t->items[i].buffer == d)
+                op->item = &t->items[i];
         op->kind = op->item->kind;
     }
-    choose_vars(x, 0, 0);
+    x->ndims = 0;
+    for (size_t i = 0; i < x->nvars; i++) {
+        x->dims[x->ndims++] = (choice_dim){ DIM_PRE, x->vars[i], 0 };
+        if (!(x->uses[x->vars[i]] & CFA_USE_PLAIN))
+            x->dims[x->ndims++] = (choice_dim){ DIM_POST, x->vars[i], 0 };
+    }
+    for (uint32_t i = 0; i < x->nops; i++) {
+        const buffer_op *op = &x->ops[i];
+        const cfa_decl *d = &m->decls[op->decl];
+        uint32_t most = op->kind == CFA_SEND || d->kind == CFA_STACK ? 1 : d->capacity;
+        x->dims[x->ndims++] = (choice_dim){ DIM_LEN, i, 0 };
+        for (uint32_t pos = 0; pos < most; pos++)
+            x->dims[x->ndims++] = (choice_dim){ DIM_CONTENT, i, pos };
+    }
+    choose(x);
+    for (uint32_t u = 0; u < t->nuses; u++)
+        x->uses[t->uses[u].decl] = 0;
     return x->failed ? -1 : 0;
 }
 
@@ -454,17 +513,25 @@ static int build_transitions(cfa_model *m, net_t *net)
     memset(&x, 0, sizeof x);
     x.m = m;
     x.net = net;
-    size_t nd = m->ndecls ? m->ndecls : 1, slots = 0;
+    size_t nd = m->ndecls ? m->ndecls : 1, slots = 0, stack = 1;
     for (size_t d = 0; d < m->ndecls; d++)
         slots += m->decls[d].kind == CFA_VAR ? 0 : m->decls[d].capacity;
+    for (size_t a = 0; a < m->nauts; a++)
+        for (size_t k = 0; k < m->auts[a].ntrans; k++)
+            for (size_t i = 0; i < m->auts[a].trans[k].nitems; i++)
+                if (m->auts[a].trans[k].items[i].code.stack > stack)
+                    stack = m->auts[a].trans[k].items[i].code.stack;
     x.uses = calloc(nd, sizeof *x.uses);
     x.vars = calloc(nd, sizeof *x.vars);
     x.ops = calloc(nd, sizeof *x.ops);
     x.pre = calloc(nd, sizeof *x.pre);
     x.post = calloc(nd, sizeof *x.post);
     int64_t *content = calloc(slots ? slots : 1, sizeof *content);
+    x.stack = malloc(stack * sizeof *x.stack);
+    /* a pre and a post value per variable, a length and the contents per buffer */
+    x.dims = malloc((2 * nd + nd + slots + 1) * sizeof *x.dims);
     int rc = -1;
-    if (!x.uses || !x.vars || !x.ops || !x.pre || !x.post || !content) {
+    if (!x.uses || !x.vars || !x.ops || !x.pre || !x.post || !content || !x.stack || !x.dims) {
         nc_error(m->file, 0, "out of memory");
         goto out;
     }
@@ -491,6 +558,8 @@ out:
     free(x.ops);
     free(x.pre);
     free(x.post);
+    free(x.stack);
+    free(x.dims);
     free(content);
     return rc;
 }

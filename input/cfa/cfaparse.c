@@ -39,8 +39,10 @@ cfa_model *cfa_parse_file(const char *path)
     cylex_destroy(scanner);
     free(text);
     for (size_t i = 0; i < st.nitems; i++)
-        cfa_expr_free(st.items[i].expr);
+        cfa_code_free(&st.items[i].code);
     free(st.items);
+    free(st.use_bits);
+    free(st.touched);
     if (rc != 0 || st.failed) {
         if (!st.failed)
             nc_error(path, st.line, "cannot read the model (%s)",

@@ -42,15 +42,12 @@ static void print_cfa_state(FILE *out, const cfa_model *m, const cfa_state *s, c
 /* "x=PRE --> x=POST, c=(..) --> c=(..)": everything the CFA transition
  * touches, in declaration order, also when unchanged. */
 static int print_changes(FILE *out, const cfa_model *m, uint32_t t, const cfa_state *before,
-                         const cfa_state *after, unsigned *uses)
+                         const cfa_state *after)
 {
     const cfa_trans *tr = &m->auts[m->net_aut[t]].trans[m->net_trans[t]];
-    memset(uses, 0, (m->ndecls ? m->ndecls : 1) * sizeof *uses);
-    cfa_trans_uses(tr, uses);
     int first = 1;
-    for (size_t d = 0; d < m->ndecls; d++) {
-        if (!uses[d])
-            continue;
+    for (uint32_t u = 0; u < tr->nuses; u++) {
+        uint32_t d = tr->uses[u].decl;
         fputs(first ? "" : ", ", out);
         first = 0;
         print_value(out, m, before, d);
@@ -61,36 +58,32 @@ static int print_changes(FILE *out, const cfa_model *m, uint32_t t, const cfa_st
 }
 
 static void print_step(FILE *out, const cfa_model *m, uint32_t t, const cfa_state *before,
-                       const cfa_state *after, unsigned *uses)
+                       const cfa_state *after)
 {
     const cfa_automaton *aut = &m->auts[m->net_aut[t]];
     const cfa_trans *tr = &aut->trans[m->net_trans[t]];
     fprintf(out, "%s: %s [ ", aut->name, aut->states[tr->src]);
-    int touched = print_changes(out, m, t, before, after, uses);
+    int touched = print_changes(out, m, t, before, after);
     fprintf(out, "%s] %s\n", touched ? " " : "", aut->states[tr->dst]);
 }
 
-/* Scratch space for a step: the global states around it, and what its
- * transition uses. */
+/* Scratch space for a step: the global states around it. */
 typedef struct run_states {
     const cfa_model *m;
     cfa_state before, after;
-    unsigned *uses;
 } run_states;
 
 static void run_states_free(run_states *r)
 {
     cfa_state_free(&r->before);
     cfa_state_free(&r->after);
-    free(r->uses);
 }
 
 static int run_states_init(run_states *r, const cfa_model *m)
 {
     memset(r, 0, sizeof *r);
     r->m = m;
-    r->uses = calloc(m->ndecls ? m->ndecls : 1, sizeof *r->uses);
-    if (!r->uses || cfa_state_init(m, &r->before) < 0 || cfa_state_init(m, &r->after) < 0) {
+    if (cfa_state_init(m, &r->before) < 0 || cfa_state_init(m, &r->after) < 0) {
         run_states_free(r);
         return -1;
     }
@@ -113,7 +106,7 @@ static int print_run_step(const run_words *w, size_t i, uint32_t t, const nc_cou
         return -1;
     cfa_state_decode(r->m, before, &r->before);
     cfa_state_decode(r->m, after, &r->after);
-    print_step(w->out, r->m, t, &r->before, &r->after, r->uses);
+    print_step(w->out, r->m, t, &r->before, &r->after);
     return 0;
 }
 
@@ -158,7 +151,7 @@ size_t cfa_step_attrs(const net_t *net, const nc_count *before, const nc_count *
     FILE *f = fmemopen(buf + at, buflen - at, "w");
     if (!f)
         goto out;
-    print_changes(f, m, t, &r.before, &r.after, r.uses);
+    print_changes(f, m, t, &r.before, &r.after);
     int ok = !ferror(f) && ftell(f) < (long)(buflen - at);
     fclose(f);   /* writes the terminating NUL */
     if (ok) {

@@ -111,7 +111,7 @@ EOF
 # ---- 2. every shared colored instance is read ----
 
 if [ ! -d "$mcc" ]; then
-    echo "skip - colored: ../shared/mcc not found"
+    echo "skip - colored: $mcc not found"
     exit 0
 fi
 for dir in "$mcc"/*-COL-*; do
@@ -127,7 +127,7 @@ done
 # ---- 3. state counts against the P/T instances ----
 
 if ! command -v python3 >/dev/null 2>&1; then
-    echo "skip - colored state counts: python3 not installed"
+    echo "skip - colored state counts: python3 not installed (tests/lib/scale_colored.py scales the instances)"
     exit 0
 fi
 # colored instance | P/T instance | scaling (SORT=K keeps K constants, OLD:NEW renames)

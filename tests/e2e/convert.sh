@@ -169,3 +169,44 @@ oneway() {   # MODEL
 oneway "$TOP/examples/cfa/peterson.cfa"
 oneway "$TOP/examples/bpn2/features.bpn2"
 oneway "$TOP/examples/bpn2/prodcons.bpn2"
+
+# PNML is XML: UTF-8, no control characters but tab and line ends, and
+# its readers drop white space around a name (issue #40: a name that was
+# not UTF-8 went into the file, which nothing could read back, with exit
+# 0).  A name PNML cannot carry is an error (status 2, one line, no file);
+# every other name comes back byte for byte.  The PEP models are written
+# here with printf, for the bytes.
+pep_with() {   # FILE PLACE-NAME: a PEP net whose one place has that name (printf escapes)
+    printf "PEP\\nPTNet\\nFORMAT_N2\\nPL\\n1\"$2\"M1\\nTR\\n1\"t\"\\nTP\\n1<1\\nPT\\n1>1\\n" >"$1"
+}
+for case in 'not UTF-8|p\377x|it is not UTF-8 (byte 0xFF)' \
+            'a truncated UTF-8 sequence|caf\303|it is not UTF-8 (byte 0xC3)' \
+            'a surrogate|x\355\240\200|it is not UTF-8 (byte 0xED)' \
+            'a control character|a\001b|it holds U+0001' \
+            'a leading blank| lead|it starts or ends with white space'; do
+    what=${case%%|*} rest=${case#*|}
+    name=${rest%%|*} why=${rest#*|}
+    pep_with "$tmp/bad.ll_net" "$name"
+    rm -f "$tmp/bad.pnml"
+    "$MCK" convert "$tmp/bad.ll_net" -o "$tmp/bad.pnml" >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -e "$tmp/bad.pnml" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+       grep -qF "place 1: the name '" "$tmp/err" && grep -qF "cannot be written in PNML: $why" "$tmp/err"; then
+        echo "ok - convert to PNML refuses a name with $what: status 2, one line, no file"
+    else
+        echo "not ok - convert to PNML, a name with $what: status $rc, $(cat "$tmp/err")"
+    fi
+done
+# What PNML can carry reads back as it was: XML's specials, a carriage
+# return and a tab inside, UTF-8 beyond ASCII, both quote characters.
+printf 'PEP\nPTNet\nFORMAT_N2\nPL\n1"a <&> b"M1\n2"c\rd"\n3"tab\there"\n4"caf\303\251 \342\202\254 \360\237\230\200"\nTR\n1'"'"'say "hi"'"'"'\nTP\n1<2\nPT\n1>1\n3>1\n4>1\n' >"$tmp/names.ll_net"
+names_of() { "$MCK" info -v "$1" | sed -n -E 's/ tokens [0-9]+$//; s/^(place|transition) [^ ]+ /\1 /p'; }
+if "$MCK" convert "$tmp/names.ll_net" -o "$tmp/names.pnml" 2>"$tmp/err" &&
+   "$MCK" convert "$tmp/names.pnml" -o "$tmp/names2.pnml" 2>>"$tmp/err" &&
+   names_of "$tmp/names.ll_net" >"$tmp/n0" && names_of "$tmp/names.pnml" >"$tmp/n1" &&
+   names_of "$tmp/names2.pnml" >"$tmp/n2" && [ "$(wc -l <"$tmp/n0")" -eq 5 ] &&
+   cmp -s "$tmp/n0" "$tmp/n1" && cmp -s "$tmp/n0" "$tmp/n2"; then
+    echo "ok - convert to PNML, and PNML to PNML, keeps every name it writes, byte for byte"
+else
+    echo "not ok - convert names to PNML and back: $(cat "$tmp/err" "$tmp/n0" "$tmp/n1" "$tmp/n2" 2>&1 | od -c | head -20)"
+fi

@@ -21,12 +21,17 @@ if [ ! -x "$MCK" ]; then
     echo "skip - mcc conformance: no mck binary at $MCK"
     exit 0
 fi
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "skip - mcc conformance: python3 not installed"
+# the data first: without it python3 is not what is missing
+if [ ! -d "$mcc" ]; then
+    echo "skip - mcc conformance: $mcc not found (the contest instances)"
     exit 0
 fi
-if [ ! -f "$score" ] || [ ! -d "$mcc" ]; then
-    echo "skip - mcc conformance: $score or $mcc not found"
+if [ ! -f "$score" ]; then
+    echo "skip - mcc conformance: $score not found (the scorer)"
+    exit 0
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "skip - mcc conformance: python3 not installed (the scorer $score is a Python program)"
     exit 0
 fi
 

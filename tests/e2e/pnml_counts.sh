@@ -11,11 +11,11 @@ tmp="${TMPDIR:-/tmp}/mck_pnml_counts.$$"
 trap 'rm -f "$tmp".*' EXIT INT TERM
 
 if [ ! -d "$mcc" ]; then
-    echo "skip - pnml counts: ../shared/mcc not found"
+    echo "skip - pnml counts: $mcc not found"
     exit 0
 fi
 if ! command -v xmllint >/dev/null 2>&1; then
-    echo "skip - pnml counts: xmllint not installed"
+    echo "skip - pnml counts: xmllint not installed (Debian package libxml2-utils)"
     exit 0
 fi
 if [ ! -x "$MCK" ]; then

@@ -515,6 +515,58 @@ static int nested_too_deeply(char *text)
     return ok;
 }
 
+static int too_large(char *text)
+{
+    tree_t *t = parse(text);
+    free(text);
+    int ok = !t && strstr(errbuf, "formula too large (more than 100000 operators and atoms") != NULL;
+    if (!ok)
+        printf("# %s", errbuf);
+    tree_free(t);
+    return ok;
+}
+
+static unsigned depth_of(const tree_t *t)
+{
+    if (!t)
+        return 0;
+    unsigned l = depth_of(t->l), r = depth_of(t->r);
+    return 1 + (l > r ? l : r);
+}
+
+/* The operands of an op chain left to right, each an atom on the place
+ * of the first operand: counted, and checked to be n. */
+static void count_operands(const tree_t *t, tree_op op, size_t *n)
+{
+    if (t->op == op) {
+        count_operands(t->l, op, n);
+        count_operands(t->r, op, n);
+    } else {
+        (*n)++;
+    }
+}
+
+static int chain_is_shallow(char *text, tree_op op, size_t n)
+{
+    tree_t *t = parse(text);
+    free(text);
+    if (!t) {
+        show_error();
+        return 0;
+    }
+    size_t got = 0;
+    count_operands(t, op, &got);
+    unsigned d = depth_of(t);
+    unsigned want = 1;
+    while (((size_t)1 << (want - 1)) < n)
+        want++;
+    int ok = got == n && d == want;
+    if (!ok)
+        printf("# %zu operands (want %zu), depth %u (want %u)\n", got, n, d, want);
+    tree_free(t);
+    return ok;
+}
+
 static void test_hostile(void)
 {
     CHECK(parses(repeat("!", 5000, "\"eat0\"", "")), "5000 negations");
@@ -525,7 +577,16 @@ static void test_hostile(void)
     CHECK(nested_too_deeply(repeat("(", 100000, "", "")), "100000 open parentheses fail cleanly");
     CHECK(nested_too_deeply(repeat("G ", 100000, "\"eat0\"", "")), "100000 G fail cleanly");
     CHECK(nested_too_deeply(repeat("\"eat0\" U ", 100000, "\"eat0\"", "")), "100000 untils fail cleanly");
-    CHECK(nested_too_deeply(repeat("\"eat0\" & ", 100000, "\"eat0\"", "")), "100000 conjuncts fail cleanly");
+    /* a chain is no nesting (issue #40): 20000 conjuncts were refused as
+     * "nested too deeply"; the tree is balanced, about 16 deep */
+    CHECK(parses(repeat("\"eat0\" & ", 20000, "\"eat0\"", "")), "20001 conjuncts");
+    CHECK(parses(repeat("\"eat0\" | ", 40000, "\"eat0\"", "")), "40001 disjuncts");
+    CHECK(chain_is_shallow(repeat("\"eat0\" & ", 40000, "\"eat0\"", ""), T_AND, 40001),
+          "40001 conjuncts make a tree 17 deep, operands in order");
+    CHECK(too_large(repeat("\"eat0\" & ", 100000, "\"eat0\"", "")),
+          "100001 conjuncts: the size limit, not nesting");
+    CHECK(nested_too_deeply(repeat("(\"eat0\" & ", 10001, "\"eat0\"", ")")),
+          "10001 nested parenthesised conjunctions fail cleanly");
     CHECK(nested_too_deeply(repeat("-", 100000, "\"eat0\" > 1", "")), "100000 minus fail cleanly");
     CHECK(nested_too_deeply(repeat("E[", 100000, "\"eat0\"", " U true]")), "100000 E[ fail cleanly");
     CHECK(parses(repeat("\"eat0\" + ", 100000, "\"eat0\" > 1", "")), "a sum of 100001 terms");
@@ -641,6 +702,23 @@ static void test_round_trips(void)
         tree_free(t);
     }
     CHECK(ok, "%d random formulas round trip", n);
+    /* tree_nnf_size predicts tree_nnf, <-> and negated A[..U..] included */
+    ok = 1;
+    for (int i = 0; i < 3000 && ok; i++) {
+        tree_t *t = random_tree(1 + (int)rnd(7), (int)rnd(2));
+        size_t want = tree_nnf_size(t);
+        tree_t *u = tree_nnf(tree_copy(t));
+        ok = u && tree_size(u) == want;
+        if (!ok) {
+            char *s = tree_to_string(t);
+            printf("# %s: predicted %zu nodes, made %zu\n", s ? s : "?", want,
+                   u ? tree_size(u) : 0);
+            free(s);
+        }
+        tree_free(t);
+        tree_free(u);
+    }
+    CHECK(ok, "the size of the negation normal form is predicted exactly (3000 formulas)");
     for (size_t i = 0; i < sizeof atoms / sizeof atoms[0]; i++)
         tree_free(atom_trees[i]);
 }

@@ -176,7 +176,7 @@ static void test_printing(void)
     CHECK(printed_is(t, "\"a\" & \"b\" & \"c\""), "and groups to the left");
     tree_free(t);
     t = tree_binary(T_AND, tree_copy(a), tree_binary(T_AND, tree_copy(b), tree_copy(c)));
-    CHECK(printed_is(t, "\"a\" & (\"b\" & \"c\")"), "right nested and");
+    CHECK(printed_is(t, "\"a\" & \"b\" & \"c\""), "right nested and prints flat (& is associative)");
     tree_free(t);
     t = tree_unary(T_G, tree_binary(T_AND, tree_copy(a), tree_unary(T_F, tree_copy(b))));
     CHECK(printed_is(t, "G (\"a\" & F \"b\")"), "prefix over binary");
@@ -360,9 +360,101 @@ static void test_fold(void)
     tree_free(a);
 }
 
+static unsigned depth_of(const tree_t *t)
+{
+    if (!t)
+        return 0;
+    unsigned l = depth_of(t->l), r = depth_of(t->r);
+    return 1 + (l > r ? l : r);
+}
+
+/* Appends the places of the chain's operands, left to right, to v. */
+static void operand_places(const tree_t *t, tree_op op, uint32_t *v, size_t *n)
+{
+    if (t->op == op) {
+        operand_places(t->l, op, v, n);
+        operand_places(t->r, op, v, n);
+    } else {
+        v[(*n)++] = t->terms[0].place;
+    }
+}
+
+/* tree_chain (issue #40): a chain of any length is balanced, keeps its
+ * operands in order, and tree_chain_height says how deep it is. */
+static void test_chains(void)
+{
+    static const size_t lengths[] = { 1, 2, 3, 4, 5, 7, 8, 9, 1000, 65535, 65536, 1000001 };
+    int ok = 1;
+    uint32_t *places = malloc(1000001 * sizeof *places);
+    for (size_t k = 0; ok && k < sizeof lengths / sizeof *lengths; k++) {
+        size_t n = lengths[k];
+        tree_chain c;
+        tree_chain_start(&c, T_AND);
+        for (size_t i = 0; i < n; i++)
+            tree_chain_add(&c, marked((uint32_t)i, NULL));
+        unsigned height = tree_chain_height(&c);
+        tree_t *t = tree_chain_end(&c);
+        unsigned want = 1;
+        while (((size_t)1 << (want - 1)) < n)
+            want++;
+        size_t got = 0;
+        if (t)
+            operand_places(t, T_AND, places, &got);
+        for (size_t i = 0; i < got && ok; i++)
+            ok = places[i] == i;
+        unsigned d = t ? depth_of(t) : 0;
+        ok = ok && got == n && d == want && height + 1 == d;
+        if (!ok)
+            printf("# %zu operands: %zu back, depth %u (want %u), height %u\n", n, got, d, want,
+                   height);
+        tree_free(t);
+    }
+    free(places);
+    CHECK(ok, "chains of 1 to 1000001 operands: in order, ceil(log2 n) levels, as predicted");
+    tree_chain c;
+    tree_chain_start(&c, T_OR);
+    CHECK(tree_chain_end(&c) == NULL, "an empty chain is no tree");
+    tree_chain_add(&c, marked(1, NULL));
+    CHECK(tree_chain_add(&c, NULL) < 0 && tree_chain_add(&c, marked(2, NULL)) < 0 &&
+          tree_chain_end(&c) == NULL, "no memory for an operand: the chain fails and frees all");
+
+    /* equality does not see the grouping, only the operands in order */
+    tree_t *a = marked(0, "\"a\""), *b = marked(1, "\"b\""), *d = marked(2, "\"c\"");
+    tree_t *left = tree_binary(T_AND, tree_binary(T_AND, tree_copy(a), tree_copy(b)), tree_copy(d));
+    tree_t *right = tree_binary(T_AND, tree_copy(a), tree_binary(T_AND, tree_copy(b), tree_copy(d)));
+    tree_t *swapped = tree_binary(T_AND, tree_copy(b), tree_binary(T_AND, tree_copy(a), tree_copy(d)));
+    tree_t *mixed = tree_binary(T_AND, tree_copy(a), tree_binary(T_OR, tree_copy(b), tree_copy(d)));
+    CHECK(tree_equal(left, right), "(a & b) & c equals a & (b & c)");
+    CHECK(!tree_equal(left, swapped), "a & b & c differs from b & a & c");
+    CHECK(!tree_equal(right, mixed), "a & (b & c) differs from a & (b | c)");
+    tree_free(left);
+    tree_free(right);
+    tree_free(swapped);
+    tree_free(mixed);
+    /* a chain built by hand as deep as it is long compares without recursion */
+    tree_t *deep = tree_copy(a), *deep2 = tree_copy(a);
+    tree_chain_start(&c, T_AND);
+    tree_chain_add(&c, tree_copy(a));
+    for (int i = 0; i < 300000; i++) {
+        deep = tree_binary(T_AND, deep, tree_copy(b));
+        deep2 = tree_binary(T_AND, deep2, tree_copy(b));
+        tree_chain_add(&c, tree_copy(b));
+    }
+    tree_t *balanced = tree_chain_end(&c);
+    CHECK(deep && balanced && tree_equal(deep, balanced) && tree_equal(deep, deep2),
+          "a left chain of 300001 equals its balanced form and itself");
+    tree_free(deep);
+    tree_free(deep2);
+    tree_free(balanced);
+    tree_free(a);
+    tree_free(b);
+    tree_free(d);
+}
+
 int main(void)
 {
     test_kinds();
+    test_chains();
     test_constructors();
     test_inspection();
     test_eval();
