@@ -239,7 +239,8 @@ static int reduce_frame(local *L, lnode *n)
     frame *f = &n->stack[n->nstack - 1];
     f->first = (uint32_t)n->ntrans;
     f->count = k;
-    memcpy(n->trans + n->ntrans, L->out, k * sizeof *L->out);
+    if (k)   /* a deadlock's set is empty, and n->trans may not exist yet */
+        memcpy(n->trans + n->ntrans, L->out, k * sizeof *L->out);
     n->ntrans += k;
     return 0;
 }
