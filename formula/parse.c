@@ -140,21 +140,31 @@ static int check_kind(fy_state *st, const fy_node *n, prop_kind *kind)
     }
 }
 
+/* A parse of text read from file `name` with the caller's options: the
+ * parser's state set up, then the whole text parsed.  The caller frees
+ * the macros and reads the result or the named formulas from st. */
+static int parse_with(fy_state *st, fy_macros *macros, const char *text, size_t len,
+                      const char *name, const formula_opts *opts, net_t *net, void *lang_data,
+                      ap_resolver resolve)
+{
+    memset(st, 0, sizeof *st);
+    st->file = name;
+    st->net = net;
+    st->lang_data = lang_data;
+    st->resolve = resolve;
+    st->macros = macros;
+    st->bare_names = opts && opts->bare_names;
+    long first_line = opts && opts->first_line > 0 ? opts->first_line : 1;
+    return fy_parse_text(st, text, len, first_line, 1);
+}
+
 static tree_t *parse_opts(const char *text, size_t len, const char *name,
                           const formula_opts *opts, net_t *net, void *lang_data,
                           ap_resolver resolve, prop_kind *kind)
 {
     fy_macros macros = { NULL, 0, 0 };
     fy_state st;
-    memset(&st, 0, sizeof st);
-    st.file = name;
-    st.net = net;
-    st.lang_data = lang_data;
-    st.resolve = resolve;
-    st.macros = &macros;
-    st.bare_names = opts && opts->bare_names;
-    long first_line = opts && opts->first_line > 0 ? opts->first_line : 1;
-    int rc = fy_parse_text(&st, text, len, first_line, 1);
+    int rc = parse_with(&st, &macros, text, len, name, opts, net, lang_data, resolve);
     fy_macros_free(&macros);
     if (rc < 0)
         return NULL;
@@ -259,15 +269,7 @@ int formula_parse_named_file(const char *path, const formula_opts *opts, net_t *
         return -1;
     fy_macros macros = { NULL, 0, 0 };
     fy_state st;
-    memset(&st, 0, sizeof st);
-    st.file = path;
-    st.net = net;
-    st.lang_data = lang_data;
-    st.resolve = resolve;
-    st.macros = &macros;
-    st.bare_names = opts && opts->bare_names;
-    long first_line = opts && opts->first_line > 0 ? opts->first_line : 1;
-    int rc = fy_parse_text(&st, text, len, first_line, 1);
+    int rc = parse_with(&st, &macros, text, len, path, opts, net, lang_data, resolve);
     free(text);
     fy_macros_free(&macros);
     if (rc < 0)
