@@ -327,7 +327,7 @@ static int is_ltl_op(tree_op op)
     return op >= T_X && op <= T_R;
 }
 
-static int is_ctl_op(tree_op op)
+int tree_op_is_ctl(tree_op op)
 {
     return op >= T_EX && op <= T_AU;
 }
@@ -342,7 +342,7 @@ static int any_op(const tree_t *t, int (*pred)(tree_op))
 
 static int is_temporal_op(tree_op op)
 {
-    return is_ltl_op(op) || is_ctl_op(op) || op == T_BOUND;
+    return is_ltl_op(op) || tree_op_is_ctl(op) || op == T_BOUND;
 }
 
 int tree_is_state_formula(const tree_t *t)
@@ -352,7 +352,7 @@ int tree_is_state_formula(const tree_t *t)
 
 int tree_has_ctl(const tree_t *t)
 {
-    return any_op(t, is_ctl_op);
+    return any_op(t, tree_op_is_ctl);
 }
 
 int tree_has_ltl(const tree_t *t)

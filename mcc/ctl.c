@@ -188,16 +188,6 @@ static int item_push(lp_work *w, tree_t **slot, size_t query)
     return 0;
 }
 
-static int is_temporal(tree_op op)
-{
-    switch (op) {
-    case T_EX: case T_AX: case T_EF: case T_AF: case T_EG: case T_AG: case T_EU: case T_AU:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* The maximal state subformulas of *slot that sit under a temporal
  * operator (at the top, the initial marking alone decides them). */
 static int collect_state_slots(tree_t **slot, int under, lp_work *w, size_t query)
@@ -207,7 +197,7 @@ static int collect_state_slots(tree_t **slot, int under, lp_work *w, size_t quer
         return 0;
     if (tree_is_state_formula(t))
         return under ? item_push(w, slot, query) : 0;
-    under |= is_temporal(t->op);
+    under |= tree_op_is_ctl(t->op);
     if (collect_state_slots(&t->l, under, w, query) < 0)
         return -1;
     return collect_state_slots(&t->r, under, w, query);
@@ -457,12 +447,18 @@ typedef enum { BY_LOCAL, BY_DEPGRAPH } otf_engine;
 
 /* Steps 4 and 6: each open formula gets an equal part of what is left of
  * stage's time, so that quick ones leave theirs to the next. */
-static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t *stage,
-                       otf_engine engine)
+static size_t count_open(const ctl_query *q, size_t n)
 {
     size_t open = 0;
     for (size_t i = 0; i < n; i++)
         open += !q[i].decided;
+    return open;
+}
+
+static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t *stage,
+                       otf_engine engine)
+{
+    size_t open = count_open(q, n);
     for (size_t i = 0; i < n && open; i++) {
         if (q[i].decided)
             continue;
@@ -491,14 +487,6 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
         mcc_answer_bool(q[i].id, v, buf);
         q[i].decided = 1;
     }
-}
-
-static size_t count_open(const ctl_query *q, size_t n)
-{
-    size_t open = 0;
-    for (size_t i = 0; i < n; i++)
-        open += !q[i].decided;
-    return open;
 }
 
 static int initial_deadlock(const cnet_t *cn)
