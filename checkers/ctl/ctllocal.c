@@ -215,17 +215,23 @@ static void settle(lnode *n, int found, uint8_t hit, uint8_t miss)
     n->nstack = n->nseen = n->ntrans = 0;
 }
 
+/* The transitions enabled in n->m, into L->enabled; how many. */
+static uint32_t list_enabled(local *L, const lnode *n)
+{
+    uint32_t nen = 0;
+    for (uint32_t t = 0; t < L->cn->ntransitions; t++)
+        if (cn_enabled(L->cn, n->m, t))
+            L->enabled[nen++] = t;
+    return nen;
+}
+
 /* The frame on top of n's stack (its state's marking in n->m, not a
- * goal state) gets its stubborn set: the enabled transitions of a set
- * seeded by what must fire before the goal can hold.  0, or -1 with
- * gave_up set. */
-static int reduce_frame(local *L, lnode *n)
+ * goal state, its enabled transitions L->enabled[0..nen)) gets its
+ * stubborn set: the enabled transitions of a set seeded by what must fire
+ * before the goal can hold.  0, or -1 with gave_up set. */
+static int reduce_frame(local *L, lnode *n, uint32_t nen)
 {
     const cnet_t *cn = L->cn;
-    uint32_t nen = 0;
-    for (uint32_t t = 0; t < cn->ntransitions; t++)
-        if (cn_enabled(cn, n->m, t))
-            L->enabled[nen++] = t;
     uint32_t k;
     stubborn_seed_clear(L->sb);
     /* E F ψ wants ψ true, A G φ wants φ false */
@@ -271,7 +277,11 @@ static int search(local *L, lnode *n, uint32_t s0, first_visit first, uint8_t hi
         if (fresh) {
             fresh = 0;
             load(L, n, s);
-            int dead = next_enabled(L, n, 0) == L->cn->ntransitions;
+            /* a reducing search lists the enabled transitions once, for
+             * the deadlock test and its stubborn set alike; first() only
+             * evaluates the state formula below, on its own buffers */
+            uint32_t nen = n->reduce ? list_enabled(L, n) : 0;
+            int dead = n->reduce ? nen == 0 : next_enabled(L, n, 0) == L->cn->ntransitions;
             int r = first(L, n, s, dead);
             if (r < 0)
                 return -1;
@@ -284,11 +294,8 @@ static int search(local *L, lnode *n, uint32_t s0, first_visit first, uint8_t hi
                 n->nstack--;
                 continue;
             }
-            if (n->reduce) {
-                load(L, n, s);
-                if (reduce_frame(L, n) < 0)
-                    return -1;
-            }
+            if (n->reduce && reduce_frame(L, n, nen) < 0)
+                return -1;
             f = &n->stack[n->nstack - 1];
         }
         load(L, n, s);
