@@ -150,9 +150,9 @@ static void find_always(explore_t *ex)
             ex->always[ex->nalways++] = t;
 }
 
-static store_t *new_store(const cnet_t *cn, const check_options *opt, unsigned flags)
+store_t *explore_packed_store(const cnet_t *cn, const check_options *opt, store_keep keep,
+                              int compact)
 {
-    store_keep keep = flags & EXPLORE_RUNS ? STORE_TRANSITIONS : STORE_KEYS;
     size_t budget = opt->budget->bytes;
     double start = mono_now();
     uint8_t *bits = NULL;
@@ -169,7 +169,7 @@ static store_t *new_store(const cnet_t *cn, const check_options *opt, unsigned f
     uint32_t ngroups = 0;
     uint32_t *group = bits ? onehot_groups(cn, bits, onehot_seconds, &ngroups) : NULL;
     store_t *st = NULL;
-    if (bits && !(flags & EXPLORE_REFS) && !opt->no_compact)
+    if (bits && compact && !opt->no_compact)
         st = store_new_compact(cn->nplaces, bits, group, cn->ntransitions, budget, keep);
     if (bits && !st)
         st = store_new_packed(cn->nplaces, bits, group, budget, keep);
@@ -185,7 +185,14 @@ static store_t *new_store(const cnet_t *cn, const check_options *opt, unsigned f
                     mono_now() - bounds_done);
         fprintf(stderr, ")\n");
     }
-    return st ? st : store_new(cn->nplaces, budget, keep);
+    return st;
+}
+
+static store_t *new_store(const cnet_t *cn, const check_options *opt, unsigned flags)
+{
+    store_keep keep = flags & EXPLORE_RUNS ? STORE_TRANSITIONS : STORE_KEYS;
+    store_t *st = explore_packed_store(cn, opt, keep, !(flags & EXPLORE_REFS));
+    return st ? st : store_new(cn->nplaces, opt->budget->bytes, keep);
 }
 
 explore_t *explore_new(const cnet_t *cn, const check_options *opt, unsigned flags)

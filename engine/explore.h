@@ -74,6 +74,13 @@ int explore_run(const explore_t *ex, store_ref ref, uint32_t **run, size_t *len)
 
 const store_t *explore_store(const explore_t *ex);
 
+/* The store of fixed-width keys explore would use for cn (compact when
+ * asked and --compact allows), from place bounds proven within a carve of
+ * opt's budget; NULL when some place has no proven bound, under
+ * --pack=off, or on no memory.  -v tells the layout. */
+store_t *explore_packed_store(const cnet_t *cn, const check_options *opt, store_keep keep,
+                              int compact);
+
 /* Partial-order reduction: in each expanded marking m, with its enabled
  * transitions enabled[0..nen) in increasing order, only the subset the
  * reducer writes to out (increasing, its size returned) is fired.

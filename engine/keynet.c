@@ -223,6 +223,28 @@ void keynet_free(keynet_t *kn)
     free(kn);
 }
 
+keynet_t *keynet_view(const keynet_t *kn)
+{
+    keynet_t *v = malloc(sizeof *v);
+    if (!v)
+        return NULL;
+    *v = *kn;
+    v->valid = 0;
+    if (!(v->en = calloc((kn->ntransitions + 63) / 64 + 1, sizeof *v->en))) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+void keynet_view_free(keynet_t *view)
+{
+    if (!view)
+        return;
+    free(view->en);
+    free(view);
+}
+
 static void scan_all(keynet_t *kn, const uint64_t k[2])
 {
     uint32_t T = kn->ntransitions;

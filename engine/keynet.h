@@ -129,6 +129,13 @@ int keynet_tabulate(keynet_t *kn, const cnet_t *cn, const store_t *st);
 keynet_t *keynet_new(const cnet_t *cn, const store_t *st);
 void keynet_free(keynet_t *kn);
 
+/* A thread's own copy of kn for keynet_enabled: the compiled transitions
+ * and tables stay kn's, only read; what keynet_enabled remembers from one
+ * key to the next (en, last, unsafe) is the copy's.  kn must outlive it.
+ * NULL on no memory. */
+keynet_t *keynet_view(const keynet_t *kn);
+void keynet_view_free(keynet_t *view);
+
 /* The key's words (bytes past its end are ignored). */
 static inline void keynet_load(const keynet_t *kn, const uint8_t *key, uint64_t k[2])
 {

@@ -1,6 +1,7 @@
 /* store: packed markings in an arena, found again through an
  * open-addressing table (the layout is described in store.h). */
 #include "base/clock.h"
+#include "engine/bigmem.h"
 #include "engine/ctable.h"
 #include "engine/store.h"
 #include "engine/words.h"
@@ -14,7 +15,7 @@
 #define HEADER_MAX 5u    /* a varint of (len << 1 | mode) + 1, len < 2^33 */
 #define PARENT_BYTES 5u  /* a store_ref */
 #define TABLE_MIN ((size_t)1 << 12)
-#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_PAGE BIGMEM_HUGE_PAGE
 #define SLACK 8u         /* bytes behind every key, see bitmap_word */
 
 struct store {
@@ -142,39 +143,6 @@ uint64_t store_hash(const uint8_t *key, size_t len)
 }
 
 /* ---- memory ---- */
-
-/* Table and arena are read at random, one cache line per probe; on 2 MiB
- * pages that line rarely costs a TLB miss too, as it would on 4 KiB pages
- * for a table far larger than the TLB covers.  Zeroed, like calloc. */
-static void *big_alloc(size_t size)
-{
-    if (size < HUGE_PAGE || size % HUGE_PAGE)
-        return calloc(1, size);
-    size_t len = size + HUGE_PAGE;
-    uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    uint8_t *a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    if (a > p)
-        munmap(p, (size_t)(a - p));
-    if (p + len > a + size)
-        munmap(a + size, (size_t)(p + len - (a + size)));
-#ifdef MADV_HUGEPAGE
-    madvise(a, size, MADV_HUGEPAGE);
-#endif
-    return a;
-}
-
-static void big_free(void *p, size_t size)
-{
-    if (!p)
-        return;
-    if (size < HUGE_PAGE || size % HUGE_PAGE)
-        free(p);
-    else
-        munmap(p, size);
-}
-
 
 static int account(store_t *st, size_t more)
 {

@@ -397,7 +397,7 @@ static int int_operand(reader *r, const xmlNode *n, const xmlNode *parent, int64
                        lin *l, text *tx)
 {
     if (is(n, "integer-constant")) {
-        int64_t v, sv;
+        int64_t v = 0, sv;
         if (parse_int(r, n, &v) < 0)
             return -1;
         if (__builtin_mul_overflow(v, sign, &sv) ||
