@@ -74,6 +74,13 @@ typedef struct check_options {
     /* --compact=off: fixed-width keys in the arena and 8-byte slots, not
      * in a compact table (store.h), for comparisons */
     int no_compact;
+    /* -j: threads for the searches that can use them (engine/parallel.h);
+     * 0 and 1 mean one, the breadth-first search with shortest runs */
+    unsigned threads;
+    /* with threads > 1: markings a search explores on one thread before
+     * it restarts on all of them (0: on all from the start), so that small
+     * state spaces keep shortest runs and pay no thread start-up */
+    uint64_t parallel_after;
 } check_options;
 
 void result_init(result_t *r);

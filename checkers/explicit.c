@@ -8,6 +8,7 @@
 #include "checkers/ltl/ltl.h"
 #include "engine/explore.h"
 #include "engine/goalseed.h"
+#include "engine/parallel.h"
 #include "engine/stateeval.h"
 #include "engine/stubbornset.h"
 
@@ -99,10 +100,71 @@ static void answer(explore_t *ex, const goal *g, explore_status st, const check_
         free(run);
 }
 
-/* dl and reach, by breadth-first search, reduced by stubborn sets when
- * reduce is set. */
-void explicit_search(const cnet_t *cn, const tree_t *formula, prop_kind kind,
-                     const check_options *opt, int reduce, result_t *res)
+/* A thread's view of the goal: the stubborn sets' scratch is its own. */
+static int holds_here(void *ctx, const nc_count *m)
+{
+    goal *g = ctx;
+    return cn_state_holds(g->cn, g->formula, m);
+}
+
+/* The search on several threads (engine/parallel.h): 1 answered, 0 the
+ * net does not suit it (the caller searches on one thread). */
+static int parallel_try(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                        const check_options *opt, int reduce, result_t *res)
+{
+    char why[160];
+    parallel_t *px = parallel_new(cn, opt, opt->threads, opt->want_run, why, sizeof why);
+    if (!px) {
+        if (opt->verbose)
+            fprintf(stderr, "parallel: %s; searching on one thread\n", why);
+        return 0;
+    }
+    unsigned n = parallel_threads(px);
+    goal *gs = calloc(n, sizeof *gs);
+    void **ctx = calloc(n, sizeof *ctx);
+    int ok = gs && ctx;
+    for (unsigned i = 0; ok && i < n; i++) {
+        gs[i] = (goal){cn, formula, 0, 0, 0, NULL};
+        ctx[i] = &gs[i];
+        if (reduce && !(gs[i].sb = stubborn_new(cn)))
+            ok = 0;
+    }
+    if (!ok) {
+        result_unknown(res, "memory budget exhausted");
+    } else {
+        parallel_goal pg = {kind == KIND_DL, kind == KIND_DL ? NULL : holds_here,
+                            !reduce ? NULL : kind == KIND_DL ? reduce_for_deadlock : reduce_for_goal,
+                            ctx};
+        explore_status st = parallel_search(px, &pg, res);
+        result_add_technique(res, "PARALLEL");
+        if (reduce)
+            result_add_technique(res, "STUBBORN_SETS");
+        if (st == EXPLORE_DONE) {
+            res->answer = ANSWER_NO;
+        } else if (st == EXPLORE_STOPPED && parallel_found(px) < 0) {
+            result_unknown(res, "formula not supported by the explicit checker");
+        } else if (st == EXPLORE_STOPPED) {
+            res->answer = ANSWER_YES;
+            uint32_t *run;
+            size_t len;
+            if (opt->want_run && (parallel_run(px, &run, &len) < 0 ||
+                                  result_set_run(res, RUN_WITNESS, run, len, RESULT_NO_LOOP) < 0))
+                result_unknown(res, "memory budget exhausted");
+            else if (opt->want_run)
+                free(run);
+        }
+    }
+    for (unsigned i = 0; gs && i < n; i++)
+        stubborn_free(gs[i].sb);
+    free(gs);
+    free(ctx);
+    parallel_free(px);
+    return 1;
+}
+
+/* The breadth-first search of explore.h. */
+static void one_thread(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                       const check_options *opt, int reduce, result_t *res)
 {
     double start = mono_now();
     goal g = {cn, formula, 0, 0, 0, NULL};
@@ -130,6 +192,37 @@ void explicit_search(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         explore_free(ex);
     }
     stubborn_free(g.sb);
+    res->seconds = mono_now() - start;
+}
+
+/* dl and reach, by breadth-first search, reduced by stubborn sets when
+ * reduce is set; on several threads when opt asks for them, the state
+ * space is larger than opt->parallel_after and the net's markings suit
+ * the parallel search. */
+void explicit_search(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                     const check_options *opt, int reduce, result_t *res)
+{
+    double start = mono_now();
+    if (opt->threads > 1) {
+        uint64_t first = opt->parallel_after;
+        if (first && (!opt->max_states || opt->max_states > first)) {
+            check_options one = *opt;
+            one.max_states = first;
+            one_thread(cn, formula, kind, &one, reduce, res);
+            if (res->answer != ANSWER_UNKNOWN || res->states <= first)
+                return;
+            if (opt->verbose)
+                fprintf(stderr, "parallel: more than %llu states: again on %u threads\n",
+                        (unsigned long long)first, opt->threads);
+            result_clear(res);
+        }
+        result_add_technique(res, "EXPLICIT");
+        if (parallel_try(cn, formula, kind, opt, reduce, res)) {
+            res->seconds = mono_now() - start;
+            return;
+        }
+    }
+    one_thread(cn, formula, kind, opt, reduce, res);
     res->seconds = mono_now() - start;
 }
 

@@ -9,6 +9,7 @@
 #include "cmd/mccprops.h"
 #include "cmd/options.h"
 #include "cmd/proplist.h"
+#include "engine/parallel.h"
 #include "cmd/report.h"
 #include "base/readfile.h"
 
@@ -275,7 +276,9 @@ int check_main(int argc, char **argv, budget_t *budget)
     /* the Kit's spelling: mck LANG:CHECKER[-KIND] ... */
     const char *kit_spec = strchr(argv[0], ':') ? argv[0] : NULL;
     enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT,
-           OPT_FAIR, OPT_FAIR_SET, OPT_JSON };
+           OPT_FAIR, OPT_FAIR_SET, OPT_JSON, OPT_PARALLEL_AFTER };
+    /* more threads than this only wait for one another */
+    enum { THREADS_MAX = 1024 };
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"kind", required_argument, NULL, 'k'},
@@ -283,6 +286,8 @@ int check_main(int argc, char **argv, budget_t *budget)
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"max-states", required_argument, NULL, 'm'},
+        {"threads", required_argument, NULL, 'j'},
+        {"parallel-after", required_argument, NULL, OPT_PARALLEL_AFTER},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"mem", required_argument, NULL, OPT_MEM},
         {"xml", required_argument, NULL, OPT_XML},
@@ -300,11 +305,13 @@ int check_main(int argc, char **argv, budget_t *budget)
     memset(&a, 0, sizeof a);
     a.budget = budget;
     a.opt.budget = budget;
+    a.opt.threads = parallel_cores();
+    a.opt.parallel_after = PARALLEL_AFTER_DEFAULT;
     double seconds = 0;
     size_t bytes = 0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "t:k:c:qvm:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:k:c:qvm:j:h", longopts, NULL)) != -1) {
         switch (c) {
         case 't': a.lang = optarg; break;
         case 'k': a.kind = optarg; break;
@@ -314,6 +321,17 @@ int check_main(int argc, char **argv, budget_t *budget)
         case 'm':
             if (parse_count(optarg, &a.opt.max_states) < 0)
                 return usage_error("bad state limit '%s'", optarg);
+            break;
+        case 'j': {
+            uint64_t n;
+            if (parse_count(optarg, &n) < 0 || n == 0 || n > THREADS_MAX)
+                return usage_error("bad thread count '%s' (1 to 1024)", optarg);
+            a.opt.threads = (unsigned)n;
+            break;
+        }
+        case OPT_PARALLEL_AFTER:
+            if (parse_count(optarg, &a.opt.parallel_after) < 0)
+                return usage_error("bad state count '%s'", optarg);
             break;
         case OPT_TIMEOUT:
             if (parse_seconds(optarg, &seconds) < 0)

@@ -21,9 +21,9 @@ trap 'rm -f "$tmp".*' EXIT INT TERM
 both() {
     label=$1 switch=$2 want_on=$3 want_off=$4
     shift 4
-    "$MCK" check -v --timeout 60 "$@" >"$tmp.on" 2>"$tmp.eon"
+    "$MCK" check -j 1 -v --timeout 60 "$@" >"$tmp.on" 2>"$tmp.eon"
     on=$?
-    "$MCK" check -v --timeout 60 "--$switch=off" "$@" >"$tmp.off" 2>"$tmp.eoff"
+    "$MCK" check -j 1 -v --timeout 60 "--$switch=off" "$@" >"$tmp.off" 2>"$tmp.eoff"
     off=$?
     grep -v '^Time needed' "$tmp.on" >"$tmp.on2"
     grep -v '^Time needed' "$tmp.off" >"$tmp.off2"
@@ -103,10 +103,10 @@ fi
     done
     echo '</page></net></pnml>'
 } >"$tmp.pnml"
-"$MCK" check -v -q -k dl --mem 5 "$tmp.pnml" >"$tmp.out" 2>"$tmp.err"
+"$MCK" check -j 1 -v -q -k dl --mem 5 "$tmp.pnml" >"$tmp.out" 2>"$tmp.err"
 on=$?
 states_on=$(sed -n 's/^states: //p' "$tmp.err")
-"$MCK" check -v -q -k dl --mem 5 --compact=off "$tmp.pnml" >"$tmp.out2" 2>"$tmp.err2"
+"$MCK" check -j 1 -v -q -k dl --mem 5 --compact=off "$tmp.pnml" >"$tmp.out2" 2>"$tmp.err2"
 off=$?
 if [ "$on" -eq 1 ] && [ "$states_on" = 262144 ] && [ "$off" -eq 3 ] &&
    grep -q 'memory budget exhausted' "$tmp.out2"; then
