@@ -119,6 +119,9 @@ static const carve_rule rules[CARVE_COUNT] = {
     [CARVE_MCC_CTL_FORMULA] = {"mcc.ctl.formula", ALL_BYTES, 0, 0, 0},
     /* LTL: each formula an equal part of the time left, in rounds */
     [CARVE_MCC_LTL_FORMULA] = {"mcc.ltl.formula", ALL_BYTES, 0, 0, 0},
+    /* the portfolio's second process (mcc/portfolio.c): half the bytes,
+     * which the first gives up, and the whole time beside it */
+    [CARVE_MCC_PORTFOLIO] = {"mcc.portfolio", BYTES(1, 2), 1.0, 0, 0},
     /* the symbolic engine cannot start without a bound for every place,
      * so its linear programs get more than the explicit search's
      * (explore.placebits), at most 30 s without a limit; the one-hot

@@ -53,7 +53,7 @@ void commands_help(FILE *out)
         "usage: mck check [OPTIONS] [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY]\n"
         "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
         "       mck info [-t LANG] [-v] [--json] MODEL\n"
-        "       mck mcc [-v] [--por|--reduce|--lp|--walk=on|off] [--xml FILE] [--json]\n"
+        "       mck mcc [-v] [-j N] [--por|--reduce|--lp|--walk=on|off] [--xml FILE] [--json]\n"
         "               [EXAMINATION [DIR]]\n"
         "                                                    (Model Checking Contest mode)\n"
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] [-v] MODEL\n"

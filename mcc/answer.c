@@ -30,6 +30,9 @@ static int claim(const char *id)
         fprintf(stderr, "mck: internal error: value %s answered twice; second answer dropped\n", id);
         return 0;
     }
+    /* the portfolio's other process answered it first: not an error */
+    if (!mcc_portfolio_claim(id))
+        return 0;
     if (GROW(printed, cap_printed, nprinted + 1) < 0)
         return 0;
     char *copy = strdup(id);

@@ -447,11 +447,15 @@ typedef enum { BY_LOCAL, BY_DEPGRAPH } otf_engine;
 
 /* Steps 4 and 6: each open formula gets an equal part of what is left of
  * stage's time, so that quick ones leave theirs to the next. */
-static size_t count_open(const ctl_query *q, size_t n)
+/* Formulas the portfolio's other process answered count as decided. */
+static size_t count_open(ctl_query *q, size_t n)
 {
     size_t open = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (!q[i].decided && mcc_portfolio_answered(q[i].id))
+            q[i].decided = 1;
         open += !q[i].decided;
+    }
     return open;
 }
 
@@ -502,6 +506,7 @@ int mcc_ctl(mcc_run *r, const char *path)
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
     if (!set)
         return -1;
+    mcc_portfolio_start(r, path, 0, set->n);
     ctl_query *q = calloc(set->n ? set->n : 1, sizeof *q);
     if (!q) {
         mccxml_free(set);

@@ -4,6 +4,7 @@
  * and hands over to the examination's family. */
 #include "mcc/mcc.h"
 #include "mcc/internal.h"
+#include "engine/parallel.h"
 #include "input/input.h"
 
 #include <stddef.h>
@@ -156,7 +157,7 @@ static int run_exam(mcc_run *r, family fam)
     } else if (run_family(r, fam) < 0) {
         rc = 1;
     }
-    if (mcc_answers_printed() == 0)
+    if (mcc_portfolio_finish(r) == 0)
         mcc_answer_word("CANNOT_COMPUTE");
     mcc_structure_free(&r->st);
     nc_free_net(r->net);
@@ -165,7 +166,7 @@ static int run_exam(mcc_run *r, family fam)
 
 static void print_usage(FILE *out)
 {
-    fprintf(out, "usage: mck mcc [-v] [--por=on|off] [--reduce=on|off] [--lp=on|off] "
+    fprintf(out, "usage: mck mcc [-v] [-j N] [--por=on|off] [--reduce=on|off] [--lp=on|off] "
                  "[--walk=on|off]\n"
                  "               [--xml FILE] [--json] [EXAMINATION [DIR]]\n"
                  "  Answers a Model Checking Contest examination on DIR/model.pnml (and\n"
@@ -173,6 +174,10 @@ static void print_usage(FILE *out)
                  "  EXAMINATION defaults to $BK_EXAMINATION, DIR to the current folder;\n"
                  "  $BK_TIME_CONFINEMENT (s) and $BK_MEMORY_CONFINEMENT (MiB) bound the run.\n"
                  "  -v: the budget and what each technique decided, on standard error.\n"
+                 "  -j N: with N > 1 (default: the cores mck may run on), a formula\n"
+                 "    examination but UpperBounds runs a second process beside the first:\n"
+                 "    decision diagrams for CTL and reachability, the LTL formulas in\n"
+                 "    reverse order; off with --xml and --json.\n"
                  "  --por=off: no partial-order reduction (stubborn sets) in the searches\n"
                  "    for deadlocks, reachability, LTL and CTL's E F and A G; on by default.\n"
                  "  --reduce=off: no structural reduction of the net before the searches\n"
@@ -226,12 +231,20 @@ int mcc_main(int argc, char **argv, budget_t *budget)
     mcc_run r;
     memset(&r, 0, sizeof r);
     r.budget = budget;
+    r.cores = parallel_cores();
     const char *xml = NULL;
     int json = 0;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         if (!strcmp(argv[i], "-v")) {
             r.verbose++;
+        } else if (!strncmp(argv[i], "-j", 2)) {
+            const char *n = argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : "";
+            char *end;
+            long v = strtol(n, &end, 10);
+            if (!*n || *end || v < 1 || v > 1024)
+                return usage("bad process count '%s' (1 to 1024)", n);
+            r.cores = (unsigned)v;
         } else if (switch_option(argv[i], &r)) {
             continue;
         } else if (!strcmp(argv[i], "--xml")) {

@@ -52,6 +52,9 @@ typedef struct mcc_run {
     int no_reduce;         /* --reduce=off: searches run on the net as given */
     int no_lp;             /* --lp=off: no state equation */
     int no_walk;           /* --walk=off: no random walks */
+    unsigned cores;        /* -j: processes of the portfolio (portfolio.c) */
+    int reverse;           /* LTL: the formulas last to first (the portfolio's
+                            * second process) */
 } mcc_run;
 
 double mcc_now(void);                           /* monotonic seconds */
@@ -140,6 +143,22 @@ int mcc_global(mcc_run *r);                      /* global.c: the five global pr
 int mcc_formulas(mcc_run *r, const char *path);  /* formulas.c: UpperBounds, Reachability* */
 int mcc_ctl(mcc_run *r, const char *path);       /* ctl.c: CTLCardinality, CTLFireability */
 int mcc_ltl(mcc_run *r, const char *path);       /* ltl.c: LTLCardinality, LTLFireability */
+
+/* ---- portfolio.c: a second process beside a formula examination ----
+ * mcc_portfolio_start forks it, once the family read the values of its
+ * property file, when cores > 1 and neither --xml nor --json is on (1:
+ * started); it answers through the same functions, and
+ * a value is printed by whichever process claims it first. */
+int mcc_portfolio_start(mcc_run *r, const char *path, int ltl, size_t values);
+/* After the examination: waits for the second process while values are
+ * open and time is left, then stops it.  Returns how many values the
+ * two answered between them. */
+size_t mcc_portfolio_finish(mcc_run *r);
+/* answer.c: 1 when this process may print id (always without a
+ * portfolio), 0 when the other one did. */
+int mcc_portfolio_claim(const char *id);
+/* Whether either process answered id: the search for it can stop. */
+int mcc_portfolio_answered(const char *id);
 
 /* simplify.c: t with the atoms the structure decides replaced by
  * constants (not folded); *changed set when any was.  Consumes t. */

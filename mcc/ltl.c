@@ -75,6 +75,8 @@ int mcc_ltl(mcc_run *r, const char *path)
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
     if (!set)
         return -1;
+    if (!r->reverse)
+        mcc_portfolio_start(r, path, 1, set->n);
     char *done = calloc(set->n ? set->n : 1, 1);
     if (!done) {
         mccxml_free(set);
@@ -96,9 +98,16 @@ int mcc_ltl(mcc_run *r, const char *path)
     }
     for (int round = 0; round < ROUNDS && open && mcc_time_left(r) > 0.5; round++) {
         size_t todo = open;
-        for (size_t i = 0; i < set->n && todo; i++) {
+        for (size_t k = 0; k < set->n && todo; k++) {
+            size_t i = r->reverse ? set->n - 1 - k : k;
             if (done[i])
                 continue;
+            if (mcc_portfolio_answered(set->props[i].id)) {
+                done[i] = 1;
+                open--;
+                todo--;
+                continue;
+            }
             budget_t share = budget_carve_part(r->budget, CARVE_MCC_LTL_FORMULA, todo--);
             size_t before = mcc_answers_printed();
             if (budget_seconds(&share) > 0.001)

@@ -1,0 +1,236 @@
+/* portfolio: on a machine of several cores, a formula examination is
+ * answered by two processes side by side.  The parent runs the usual
+ * pipeline (structure, state equation, walks, explicit searches); a child,
+ * forked once the net is compiled, runs what complements it:
+ *
+ *   CTL*, Reachability*   the decision diagrams (symbolic/): the reachable
+ *                         set by chaining, then every formula by fixpoints
+ *                         over it, which decides state spaces too large to
+ *                         enumerate but regular enough to share structure;
+ *   LTL*                  the same LTL checks as the parent, on the
+ *                         formulas in reverse order, so that the two meet
+ *                         in the middle with twice the time a formula.
+ *
+ * Processes rather than threads: BuDDy keeps one global table, and a
+ * child that runs out of memory or crashes cannot take the parent's
+ * answers with it.  The two share one page (MAP_SHARED) that records
+ * which values were answered: a value is printed by whichever process
+ * claims it first (answer.c), and each skips what the other answered.
+ * Answer lines are single writes to the same standard output.
+ *
+ * The budget: the child gets a carve of the run's bytes (mcc.portfolio),
+ * which the parent gives up, and the same deadline.  The parent waits for
+ * the child when it has finished its own work with values open, and stops
+ * it when every value is answered or time is up; the child dies with the
+ * parent (PR_SET_DEATHSIG) should BenchKit kill it.  With --xml or --json
+ * the runs behind answers are collected in one process, so the portfolio
+ * is off. */
+#define _GNU_SOURCE /* prctl */
+#include "checkers/symbolic.h"
+#include "formula/mccxml.h"
+#include "mcc/internal.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* An examination has at most 16 values; a few more fit. */
+#define SHARED_VALUES 64
+#define SHARED_ID 160
+
+typedef struct shared_answers {
+    atomic_int lock;
+    uint32_t n;
+    struct {
+        char id[SHARED_ID];
+        int claimed;
+    } v[SHARED_VALUES];
+} shared_answers;
+
+static shared_answers *shared;
+static pid_t child = -1;
+/* the values of the examination: every one answered ends the wait */
+static size_t values;
+
+static void lock(void)
+{
+    int expected = 0;
+    while (!atomic_compare_exchange_weak(&shared->lock, &expected, 1)) {
+        expected = 0;
+        sched_yield();
+    }
+}
+
+static void unlock(void)
+{
+    atomic_store(&shared->lock, 0);
+}
+
+static int find(const char *id)
+{
+    for (uint32_t i = 0; i < shared->n; i++)
+        if (!strncmp(shared->v[i].id, id, SHARED_ID - 1))
+            return (int)i;
+    return -1;
+}
+
+int mcc_portfolio_claim(const char *id)
+{
+    if (!shared)
+        return 1;
+    lock();
+    int i = find(id), won = 0;
+    if (i < 0 && shared->n < SHARED_VALUES) {
+        i = (int)shared->n++;
+        snprintf(shared->v[i].id, SHARED_ID, "%s", id);
+    }
+    /* an id the page has no room for is answered by the parent only */
+    if (i >= 0 && !shared->v[i].claimed) {
+        shared->v[i].claimed = 1;
+        won = 1;
+    } else if (i < 0) {
+        won = child != 0;
+    }
+    unlock();
+    return won;
+}
+
+int mcc_portfolio_answered(const char *id)
+{
+    if (!shared)
+        return 0;
+    lock();
+    int i = find(id), v = i >= 0 && shared->v[i].claimed;
+    unlock();
+    return v;
+}
+
+/* ---- the child's techniques ---- */
+
+static const char *CHILD_TECH = "PARALLEL_PROCESSING DECISION_DIAGRAMS";
+
+static void by_diagrams(mcc_run *r, const char *path)
+{
+    mcc_property_set *set = mccxml_read(path, r->net, r->exam);
+    if (!set)
+        return;
+    char why[160];
+    sym_t *s = symbolic_open(r->cn, r->budget, why, sizeof why);
+    if (!s) {
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: portfolio: %s\n", why);
+        mccxml_free(set);
+        return;
+    }
+    sym_status st = sym_explore(s, SYM_CHAINING);
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: portfolio: reachable set %s (%zu nodes)\n",
+                st == SYM_DONE ? "complete" : sym_reason(s), sym_nodes(s));
+    for (size_t i = 0; st == SYM_DONE && i < set->n; i++) {
+        const mcc_property *p = &set->props[i];
+        if (!p->formula || p->unsupported || p->cls == MCC_BOUND ||
+            mcc_portfolio_answered(p->id))
+            continue;
+        int changed = 0;
+        tree_t *f = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
+        int v = f ? sym_ctl(s, f, why, sizeof why) : -1;
+        if (v >= 0)
+            mcc_answer_bool(p->id, v, CHILD_TECH);
+        else if (r->verbose)
+            fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, f ? why : "out of memory");
+        tree_free(f);
+        if (budget_expired(r->budget))
+            break;
+    }
+    sym_free(s);
+    mccxml_free(set);
+}
+
+static void run_child(mcc_run *r, const char *path, int ltl)
+{
+    if (ltl) {
+        r->reverse = 1;
+        mcc_ltl(r, path);
+    } else {
+        by_diagrams(r, path);
+    }
+}
+
+/* ---- the parent ---- */
+
+int mcc_portfolio_start(mcc_run *r, const char *path, int ltl, size_t n)
+{
+    if (r->cores < 2 || mcc_runs_wanted() || !n || shared)
+        return 0;
+    values = n;
+    shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+                  0);
+    if (shared == MAP_FAILED) {
+        shared = NULL;
+        return 0;
+    }
+    memset(shared, 0, sizeof *shared);
+    budget_t part = budget_carve(r->budget, CARVE_MCC_PORTFOLIO);
+    fflush(NULL);
+    pid_t parent = getpid();
+    child = fork();
+    if (child < 0) {
+        munmap(shared, sizeof *shared);
+        shared = NULL;
+        return 0;
+    }
+    if (child == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
+        *r->budget = part;
+        run_child(r, path, ltl);
+        fflush(NULL);
+        _exit(0);
+    }
+    /* the child's bytes are no longer the parent's */
+    r->budget->bytes = r->budget->bytes > part.bytes ? r->budget->bytes - part.bytes
+                                                     : r->budget->bytes;
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: portfolio: process %d runs %s beside this one\n", (int)child,
+                ltl ? "the LTL checks in reverse order" : "the decision diagrams");
+    return 1;
+}
+
+static size_t claimed_total(void)
+{
+    lock();
+    size_t claimed = 0;
+    for (uint32_t i = 0; i < shared->n; i++)
+        claimed += (size_t)shared->v[i].claimed;
+    unlock();
+    return claimed;
+}
+
+size_t mcc_portfolio_finish(mcc_run *r)
+{
+    if (!shared || child <= 0)
+        return mcc_answers_printed();
+    int status;
+    /* the second process may still answer what this one left open */
+    while (waitpid(child, &status, WNOHANG) == 0) {
+        if (claimed_total() >= values || budget_expired(r->budget)) {
+            kill(child, SIGKILL);
+            waitpid(child, &status, 0);
+            break;
+        }
+        usleep(20000);
+    }
+    size_t n = claimed_total();
+    child = -1;
+    munmap(shared, sizeof *shared);
+    shared = NULL;
+    return n;
+}
