@@ -268,10 +268,7 @@ int mcc_formulas(mcc_run *r, const char *path)
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
     if (!set)
         return -1;
-    /* UpperBounds asks for numbers, which the portfolio's diagrams do not
-     * give */
-    if (strcmp(r->exam, "UpperBounds"))
-        mcc_portfolio_start(r, path, 0, set->n);
+    mcc_portfolio_start(r, path, 0, set->n);
     mcc_query *q = calloc(set->n ? set->n : 1, sizeof *q);
     if (!q) {
         mccxml_free(set);

@@ -3,10 +3,12 @@
  * pipeline (structure, state equation, walks, explicit searches); a child,
  * forked once the net is compiled, runs what complements it:
  *
- *   CTL*, Reachability*   the decision diagrams (symbolic/): the reachable
- *                         set by chaining, then every formula by fixpoints
- *                         over it, which decides state spaces too large to
- *                         enumerate but regular enough to share structure;
+ *   CTL*, Reachability*,  the decision diagrams (symbolic/): the reachable
+ *   UpperBounds           set by chaining, then every formula by fixpoints
+ *                         over it (a bound: the largest sum some reachable
+ *                         marking reaches, found by halving), which decides
+ *                         state spaces too large to enumerate but regular
+ *                         enough to share structure;
  *   LTL*                  the same LTL checks as the parent, on the
  *                         formulas in reverse order, so that the two meet
  *                         in the middle with twice the time a formula.
@@ -116,6 +118,47 @@ int mcc_portfolio_answered(const char *id)
 
 static const char *CHILD_TECH = "PARALLEL_PROCESSING DECISION_DIAGRAMS";
 
+/* Whether some reachable marking has at least k tokens on the places of
+ * the bound b: 1, 0, or -1 (the diagrams could not say). */
+static int reaches_at_least(sym_t *s, const tree_t *b, uint64_t k)
+{
+    lin_term *terms = calloc(b->n ? b->n : 1, sizeof *terms);
+    if (!terms || k > INT64_MAX) {
+        free(terms);
+        return -1;
+    }
+    for (uint32_t i = 0; i < b->n; i++)
+        terms[i] = (lin_term){b->items[i], 1};
+    tree_t *f = tree_unary(T_EF, tree_cmp(terms, b->n, -(int64_t)k, REL_GE));
+    free(terms);
+    char why[160];
+    int v = f ? sym_ctl(s, f, why, sizeof why) : -1;
+    tree_free(f);
+    return v;
+}
+
+/* UpperBounds: the largest k that some reachable marking reaches, by
+ * halving the range up to the most tokens of any reachable marking. */
+static int bound_by_diagrams(sym_t *s, const tree_t *b, uint64_t *value)
+{
+    uint64_t in_place, per_marking;
+    if (sym_max_tokens(s, &in_place, &per_marking) < 0)
+        return -1;
+    uint64_t lo = 0, hi = per_marking;   /* lo is reached, nothing above hi */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        int v = reaches_at_least(s, b, mid);
+        if (v < 0)
+            return -1;
+        if (v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *value = lo;
+    return 0;
+}
+
 static void by_diagrams(mcc_run *r, const char *path)
 {
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
@@ -135,9 +178,16 @@ static void by_diagrams(mcc_run *r, const char *path)
                 st == SYM_DONE ? "complete" : sym_reason(s), sym_nodes(s));
     for (size_t i = 0; st == SYM_DONE && i < set->n; i++) {
         const mcc_property *p = &set->props[i];
-        if (!p->formula || p->unsupported || p->cls == MCC_BOUND ||
-            mcc_portfolio_answered(p->id))
+        if (!p->formula || p->unsupported || mcc_portfolio_answered(p->id))
             continue;
+        if (p->cls == MCC_BOUND) {
+            uint64_t bound;
+            if (p->formula->op == T_BOUND && bound_by_diagrams(s, p->formula, &bound) == 0)
+                mcc_answer_count(p->id, bound, CHILD_TECH);
+            else if (r->verbose)
+                fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, sym_reason(s));
+            continue;
+        }
         int changed = 0;
         tree_t *f = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
         int v = f ? sym_ctl(s, f, why, sizeof why) : -1;

@@ -130,12 +130,30 @@ static BDD ctl_bdd(sym_t *s, const tree_t *f, BDD dead, int *unsupported)
     return r;
 }
 
+/* E F and A G of a state formula at the initial marking need no
+ * fixpoint: every marking of the reachable set is on some path from it,
+ * so E F φ holds when φ meets the set and A G φ when it covers it.
+ * -1: f is not of that shape. */
+static int reachability_at_top(sym_t *s, const tree_t *f, int *unsupported)
+{
+    if ((f->op != T_EF && f->op != T_AG) || !f->l || !tree_is_state_formula(f->l))
+        return -1;
+    BDD x = sym_formula_bdd(s, f->l, unsupported);
+    and_in(&x, s->reach);
+    int value = f->op == T_EF ? x != bdd_false() : x == s->reach;
+    drop(x);
+    return value;
+}
+
 int sym_ctl(sym_t *s, const tree_t *f, char *why, size_t whylen)
 {
     if (!s->reached) {
         snprintf(why, whylen, "symbolic: CTL needs the whole reachable set");
         return -1;
     }
+    int unsupported_top = 0, top = reachability_at_top(s, f, &unsupported_top);
+    if (top >= 0 && !unsupported_top && !sym_stop(s))
+        return top;
     BDD dead = sym_in_goal_dead(s, s->reach);
     int unsupported = 0;
     BDD holds = ctl_bdd(s, f, dead, &unsupported);
