@@ -147,7 +147,12 @@ static uint64_t state_of(const graph_t *g, store_ref ref)
 int graph_add_edge(graph_t *g, store_ref to, int fresh, uint32_t transition)
 {
     uint64_t s = fresh ? g->refs.n - 1 : state_of(g, to);
-    if (push32(g, &g->targets, (uint32_t)s) < 0)
+    return graph_add_edge_to(g, (uint32_t)s, transition);
+}
+
+int graph_add_edge_to(graph_t *g, uint32_t to, uint32_t transition)
+{
+    if (push32(g, &g->targets, to) < 0)
         return -1;
     if (push32(g, &g->labels, transition) < 0) {
         g->targets.n--;

@@ -56,6 +56,9 @@ int graph_add_state(graph_t *g, store_ref ref);
 int graph_add_edge(graph_t *g, store_ref to, int fresh, uint32_t transition);
 /* The state being expanded has all its edges. */
 int graph_close_state(graph_t *g);
+/* An edge to state number to, for a graph built without store records
+ * (engine/parallel.h numbers the states itself); 0, or -1 as above. */
+int graph_add_edge_to(graph_t *g, uint32_t to, uint32_t transition);
 /* After the exploration the records are no longer needed. */
 void graph_drop_refs(graph_t *g);
 

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "base/clock.h"
 #include "engine/bigmem.h"
+#include "engine/graph.h"
 #include "engine/keynet.h"
 #include "engine/parallel.h"
 #include "engine/progress.h"
@@ -1056,4 +1057,269 @@ int parallel_run(const parallel_t *px, uint32_t **run, size_t *len)
     }
     free(r);
     return -1;
+}
+
+/* ---- the graph, from the table ---- */
+
+/* Slots a thread numbers or expands at a time: the states of a slice get
+ * consecutive numbers, and its edges one buffer. */
+#define GRAPH_SLICE ((uint64_t)1 << 14)
+
+typedef struct slice_edges {
+    uint32_t *count;       /* edges of each of its states, in slot order */
+    uint64_t *edge;        /* target << 32 | transition */
+    size_t nstates, nedges, cap;
+} slice_edges;
+
+typedef struct graph_build {
+    struct parallel *px;
+    uint32_t *id;          /* per slot: the state's number */
+    uint64_t *occupied;    /* per slice: occupied slots */
+    slice_edges *edges;
+    uint64_t nslices, init_slot, init_rank;
+    _Atomic uint64_t next;
+    atomic_int failed;
+    const char *why;
+    int (*on_state)(void *, uint64_t, const nc_count *);
+    void *const *ctx;
+    int phase;             /* 0: count, 1: number, 2: expand */
+    _Atomic size_t bytes;
+} graph_build;
+
+static void build_fail(graph_build *b, const char *why)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&b->failed, &expected, 1))
+        b->why = why;
+}
+
+static int edge_room(graph_build *b, slice_edges *e, size_t more)
+{
+    if (e->nedges + more <= e->cap)
+        return 0;
+
+    size_t cap = e->cap ? e->cap : 1024;
+    while (cap < e->nedges + more)
+        cap *= 2;
+    size_t added = (cap - e->cap) * sizeof *e->edge;
+    if (atomic_fetch_add(&b->bytes, added) + added > b->px->budget)
+        return -1;
+    uint64_t *n = realloc(e->edge, cap * sizeof *n);
+    if (!n)
+        return -1;
+    e->edge = n;
+    e->cap = cap;
+    return 0;
+}
+
+/* The successors of one state into its slice's buffer. */
+static int expand_for_graph(graph_build *b, worker *w, uint64_t slot, slice_edges *e)
+{
+    struct parallel *px = b->px;
+    const table *tab = &px->tab;
+    uint64_t v = atomic_load_explicit(&tab->slot[slot], memory_order_relaxed), k[2];
+    (void)slot_key(px, tab, slot, v, k);
+    if (b->on_state) {
+        keynet_store(w->keybuf, k);
+        uint32_t n = store_decode(px->codec, w->keybuf, w->m, w->marked);
+        int r = b->on_state(b->ctx ? b->ctx[w->id] : NULL, b->id[slot], w->m);
+        for (uint32_t i = 0; i < n; i++)
+            w->m[w->marked[i]] = 0;
+        if (r) {
+            build_fail(b, "memory budget exhausted (reachability graph)");
+            return -1;
+        }
+    }
+    uint32_t nen = keynet_enabled(w->kn, k, w->enabled);
+    if (edge_room(b, e, nen) < 0) {
+        build_fail(b, "memory budget exhausted (reachability graph)");
+        return -1;
+    }
+    for (uint32_t i = 0; i < nen; i++) {
+        uint64_t s[2];
+        if (!keynet_fire_in(w->kn, w->enabled[i], k, s, px->words)) {
+            build_fail(b, "internal error: a proven place bound was exceeded");
+            return -1;
+        }
+        int64_t j = table_find(px, tab, s);
+        if (j < 0) {
+            build_fail(b, "internal error: a successor is missing from the table");
+            return -1;
+        }
+        e->edge[e->nedges++] = (uint64_t)b->id[j] << 32 | w->enabled[i];
+    }
+    e->count[e->nstates++] = nen;
+    return 0;
+}
+
+static void graph_slices(graph_build *b, worker *w)
+{
+    struct parallel *px = b->px;
+    const table *tab = &px->tab;
+    for (;;) {
+        if (atomic_load(&b->failed))
+            return;
+        uint64_t sl = atomic_fetch_add(&b->next, 1);
+        if (sl >= b->nslices)
+            return;
+        uint64_t from = sl * GRAPH_SLICE;
+        uint64_t to = from + GRAPH_SLICE < tab->size ? from + GRAPH_SLICE : tab->size;
+        if (b->phase == 0) {
+            uint64_t n = 0;
+            for (uint64_t i = from; i < to; i++)
+                n += atomic_load_explicit(&tab->slot[i], memory_order_relaxed) != 0;
+            b->occupied[sl] = n;
+        } else if (b->phase == 1) {
+            /* the initial marking is 0, the others follow in slot order */
+            uint64_t rank = b->occupied[sl];
+            for (uint64_t i = from; i < to; i++) {
+                if (!atomic_load_explicit(&tab->slot[i], memory_order_relaxed))
+                    continue;
+                b->id[i] = i == b->init_slot ? 0 : (uint32_t)(rank < b->init_rank ? rank + 1 : rank);
+                rank++;
+            }
+        } else {
+            slice_edges *e = &b->edges[sl];
+            size_t n = b->occupied[sl + 1] - b->occupied[sl];
+            size_t need = n * sizeof *e->count;
+            if (atomic_fetch_add(&b->bytes, need) + need > px->budget ||
+                !(e->count = malloc(n ? need : 1))) {
+                build_fail(b, "memory budget exhausted (reachability graph)");
+                return;
+            }
+            for (uint64_t i = from; i < to; i++)
+                if (atomic_load_explicit(&tab->slot[i], memory_order_relaxed) &&
+                    expand_for_graph(b, w, i, e) < 0)
+                    return;
+            if (*px->opt->budget->interrupted ||
+                (px->deadline && mono_now() >= px->deadline)) {
+                build_fail(b, *px->opt->budget->interrupted ? "interrupted" : "time limit reached");
+                return;
+            }
+        }
+    }
+}
+
+typedef struct graph_thread {
+    graph_build *b;
+    worker *w;
+} graph_thread;
+
+static void *graph_work(void *arg)
+{
+    graph_thread *t = arg;
+    graph_slices(t->b, t->w);
+    return NULL;
+}
+
+/* Runs one phase of the build on every thread. */
+static void graph_phase(graph_build *b, int phase)
+{
+    struct parallel *px = b->px;
+    b->phase = phase;
+    atomic_store(&b->next, 0);
+    pthread_t th[px->nthreads];
+    graph_thread arg[px->nthreads];
+    unsigned started = 1;
+    for (unsigned i = 1; i < px->nthreads; i++) {
+        arg[i] = (graph_thread){b, &px->w[i]};
+        if (pthread_create(&th[i], NULL, graph_work, &arg[i]) != 0)
+            break;
+        started++;
+    }
+    arg[0] = (graph_thread){b, &px->w[0]};
+    graph_work(&arg[0]);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
+static int copy_state(graph_t *g, const slice_edges *e, size_t state, size_t first)
+{
+    for (size_t i = 0; i < e->count[state]; i++) {
+        uint64_t x = e->edge[first + i];
+        if (graph_add_edge_to(g, (uint32_t)(x >> 32), (uint32_t)x) < 0)
+            return -1;
+    }
+    return graph_close_state(g);
+}
+
+int parallel_graph(parallel_t *px, graph_t *g,
+                   int (*on_state)(void *thread_ctx, uint64_t id, const nc_count *m),
+                   void *const *thread_ctx, char *why, size_t whylen)
+{
+    const table *tab = &px->tab;
+    uint64_t n = atomic_load(&px->count);
+    if (px->found || px->why || n > GRAPH_MAX_STATES) {
+        snprintf(why, whylen, "%s", n > GRAPH_MAX_STATES ? "too many states for a graph"
+                                                         : "the search did not finish");
+        return -1;
+    }
+    graph_build b = {0};
+    b.px = px;
+    b.on_state = on_state;
+    b.ctx = thread_ctx;
+    b.nslices = (tab->size + GRAPH_SLICE - 1) / GRAPH_SLICE;
+    b.init_slot = (uint64_t)table_find(px, tab, px->init);
+    size_t need = tab->size * sizeof *b.id + (b.nslices + 1) * (sizeof *b.occupied + sizeof *b.edges);
+    atomic_store(&b.bytes, px->fixed_bytes + tab->bytes + need);
+    if (px->fixed_bytes + tab->bytes + need > px->budget) {
+        snprintf(why, whylen, "memory budget exhausted (reachability graph)");
+        return -1;
+    }
+    b.id = malloc(tab->size * sizeof *b.id);
+    b.occupied = calloc(b.nslices + 1, sizeof *b.occupied);
+    b.edges = calloc(b.nslices + 1, sizeof *b.edges);
+    int rc = -1;
+    if (!b.id || !b.occupied || !b.edges) {
+        snprintf(why, whylen, "memory budget exhausted (reachability graph)");
+        goto out;
+    }
+    graph_phase(&b, 0);
+    /* occupied[] becomes each slice's first rank */
+    uint64_t total = 0;
+    for (uint64_t s = 0; s <= b.nslices; s++) {
+        uint64_t c = s < b.nslices ? b.occupied[s] : 0;
+        b.occupied[s] = total;
+        total += c;
+    }
+    b.init_rank = b.occupied[b.init_slot / GRAPH_SLICE];
+    for (uint64_t i = b.init_slot / GRAPH_SLICE * GRAPH_SLICE; i < b.init_slot; i++)
+        b.init_rank += atomic_load_explicit(&tab->slot[i], memory_order_relaxed) != 0;
+    graph_phase(&b, 1);
+    graph_phase(&b, 2);
+    if (atomic_load(&b.failed)) {
+        snprintf(why, whylen, "%s", b.why);
+        goto out;
+    }
+    /* into g in state order: the initial marking's slice first for it,
+     * then every slice for the others, each freed once copied */
+    uint64_t is = b.init_slot / GRAPH_SLICE;
+    size_t at = 0, skip = (size_t)(b.init_rank - b.occupied[is]);
+    for (size_t k = 0; k < skip; k++)
+        at += b.edges[is].count[k];
+    if (copy_state(g, &b.edges[is], skip, at) < 0)
+        goto full;
+    for (uint64_t s = 0; s < b.nslices; s++) {
+        slice_edges *e = &b.edges[s];
+        for (size_t k = 0, first = 0; k < e->nstates; first += e->count[k], k++)
+            if ((s != is || k != skip) && copy_state(g, e, k, first) < 0)
+                goto full;
+        free(e->count);
+        free(e->edge);
+        e->count = NULL;
+        e->edge = NULL;
+    }
+    rc = 0;
+    goto out;
+full:
+    snprintf(why, whylen, "memory budget exhausted (reachability graph)");
+out:
+    for (uint64_t s = 0; b.edges && s < b.nslices; s++) {
+        free(b.edges[s].count);
+        free(b.edges[s].edge);
+    }
+    free(b.id);
+    free(b.occupied);
+    free(b.edges);
+    return rc;
 }

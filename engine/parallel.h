@@ -90,4 +90,19 @@ int parallel_found(const parallel_t *px);
  * malloc'd into *run: 0, or -1 without runs kept or on no memory. */
 int parallel_run(const parallel_t *px, uint32_t **run, size_t *len);
 
+/* The reachability graph of a search that ended EXPLORE_DONE, built by all
+ * threads from the table: states numbered 0, 1, ... (0 the initial
+ * marking, the others in table order), each state's edges to its
+ * successors in increasing transition order, as explore.c gives them.
+ * on_state (may be NULL) gets each state's number and marking, from any
+ * thread with that thread's context (parallel_goal.thread_ctx's rule): it
+ * may only write what belongs to that state.  The search's table and a
+ * number a slot are kept meanwhile; the edges are gathered by slices of
+ * the table and copied into g in state order.  0, or -1 with the reason
+ * in why (the budget, the clock, g's budget, a bound that did not hold). */
+struct graph;
+int parallel_graph(parallel_t *px, struct graph *g,
+                   int (*on_state)(void *thread_ctx, uint64_t id, const nc_count *m),
+                   void *const *thread_ctx, char *why, size_t whylen);
+
 #endif

@@ -3,6 +3,7 @@
  * for each operator is written next to its function. */
 #include "checkers/ctl/ctl.h"
 #include "checkers/ctl/ctlint.h"
+#include "engine/parallel.h"
 #include "engine/stateeval.h"
 #include "base/grow.h"
 
@@ -140,9 +141,128 @@ uint64_t ctl_model_states(const ctl_model *m)
     return m->n;
 }
 
+/* parallel_graph's callback: the atoms of state id, each bit set with an
+ * atomic or, since a word holds the bits of 64 states that different
+ * threads number. */
+static int atoms_of(void *ctx, uint64_t id, const nc_count *mk)
+{
+    ctl_model *m = ctx;
+    for (size_t i = 0; i < m->natoms; i++)
+        if (cn_state_holds(m->cn, m->atoms[i], mk) == 1)
+            __atomic_fetch_or(&m->abits[i][id >> 6], (uint64_t)1 << (id & 63), __ATOMIC_RELAXED);
+    return 0;
+}
+
+/* The model built on opt->threads threads (engine/parallel.h): the
+ * markings by the parallel search, then the graph and the atoms from its
+ * table.  NULL with res UNKNOWN when a limit was hit; NULL with res
+ * untouched (*unsuited set) when the net's markings do not suit it. */
+static ctl_model *build_on_threads(const cnet_t *cn, const tree_t *const *formulas, size_t n,
+                                   const check_options *opt, int *unsuited, result_t *res)
+{
+    *unsuited = 0;
+    ctl_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        result_unknown(res, "memory budget exhausted");
+        return NULL;
+    }
+    m->cn = cn;
+    m->deadline = opt->budget->deadline;
+    m->interrupted = opt->budget->interrupted;
+    budget_t states = budget_carve(opt->budget, CARVE_CTL_STATES);
+    budget_t model = budget_carve(opt->budget, CARVE_CTL_MODEL);
+    budget_t graph = budget_carve(&model, CARVE_CTL_GRAPH);
+    check_options sub = *opt;
+    sub.budget = &states;
+    m->budget = model.bytes;
+    m->total = opt->budget->bytes;
+    char why[160];
+    parallel_t *px = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (collect_atoms(m, formulas[i]) < 0)
+            goto no_memory;
+    if (!(m->g = graph_new(graph.bytes)))
+        goto no_memory;
+    if (!(px = parallel_new(cn, &sub, opt->threads, 0, why, sizeof why))) {
+        if (opt->verbose)
+            fprintf(stderr, "parallel: %s; the CTL graph is built on one thread\n", why);
+        *unsuited = 1;
+        ctl_model_free(m);
+        return NULL;
+    }
+    parallel_goal goal = {0, NULL, NULL, NULL};
+    explore_status st = parallel_search(px, &goal, res);
+    result_add_technique(res, "PARALLEL");
+    if (st != EXPLORE_DONE)
+        goto fail;
+    /* atoms_room doubles the bitsets once a call */
+    while (m->natoms && res->states && ((res->states - 1) >> 6) >= m->awords)
+        if (atoms_room(m, res->states - 1) < 0) {
+            result_unknown(res, "memory budget exhausted (reachability graph)");
+            goto fail;
+        }
+    void **ctx = calloc(parallel_threads(px), sizeof *ctx);
+    if (!ctx)
+        goto no_memory;
+    for (unsigned i = 0; i < parallel_threads(px); i++)
+        ctx[i] = m;
+    int r = parallel_graph(px, m->g, m->natoms ? atoms_of : NULL, ctx, why, sizeof why);
+    free(ctx);
+    if (r < 0) {
+        result_unknown(res, why);
+        goto fail;
+    }
+    parallel_free(px);
+    res->peak_bytes += m->bytes + m->g->bytes;
+    graph_drop_refs(m->g);
+    m->n = graph_states(m->g);
+    m->nw = (size_t)((m->n + 63) >> 6);
+    m->bytes += m->g->bytes;
+    return m;
+no_memory:
+    result_unknown(res, "memory budget exhausted");
+fail:
+    parallel_free(px);
+    ctl_model_free(m);
+    return NULL;
+}
+
+static ctl_model *build_one_thread(const cnet_t *cn, const tree_t *const *formulas, size_t n,
+                                   const check_options *opt, ctl_watch watch, void *ctx,
+                                   int *stopped, result_t *res);
+
+/* On several threads (opt->threads) when there is no watch (which wants
+ * markings in breadth-first order) and the state space is larger than
+ * opt->parallel_after, as explicit.c decides for dl and reach. */
 ctl_model *ctl_model_build(const cnet_t *cn, const tree_t *const *formulas, size_t n,
                            const check_options *opt, ctl_watch watch, void *ctx,
                            int *stopped, result_t *res)
+{
+    *stopped = 0;
+    if (opt->threads > 1 && !watch) {
+        uint64_t first = opt->parallel_after;
+        if (first && (!opt->max_states || opt->max_states > first)) {
+            check_options one = *opt;
+            one.max_states = first;
+            ctl_model *m = build_one_thread(cn, formulas, n, &one, NULL, NULL, stopped, res);
+            if (m || res->answer != ANSWER_UNKNOWN || res->states <= first)
+                return m;
+            if (opt->verbose)
+                fprintf(stderr, "parallel: more than %llu states: the CTL graph again on %u "
+                                "threads\n", (unsigned long long)first, opt->threads);
+            result_clear(res);
+        }
+        int unsuited;
+        ctl_model *m = build_on_threads(cn, formulas, n, opt, &unsuited, res);
+        if (m || !unsuited)
+            return m;
+    }
+    return build_one_thread(cn, formulas, n, opt, watch, ctx, stopped, res);
+}
+
+static ctl_model *build_one_thread(const cnet_t *cn, const tree_t *const *formulas, size_t n,
+                                   const check_options *opt, ctl_watch watch, void *ctx,
+                                   int *stopped, result_t *res)
 {
     *stopped = 0;
     ctl_model *m = calloc(1, sizeof *m);

@@ -17,7 +17,9 @@ tmp="${TMPDIR:-/tmp}/mck_pack.$$"
 trap 'rm -f "$tmp".*' EXIT INT TERM
 
 # both LABEL SWITCH ON OFF ARGS...: mck check ARGS as it is and with
-# --SWITCH=off, whose -v explore: lines must match ON and OFF.
+# --SWITCH=off, whose -v explore: lines must match ON and OFF.  -j 1: these
+# are the one-thread search's stores (the parallel search has its own
+# table, tests/unit/test_parallel.c).
 both() {
     label=$1 switch=$2 want_on=$3 want_off=$4
     shift 4
