@@ -78,12 +78,17 @@ static void look(sweep *s, mcc_query *q)
 static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
 {
     sweep *s = ctx;
-    (void)id;
     s->m = m;
     s->ref = ref;
+    /* the portfolio's other process may have answered some meanwhile:
+     * they need no more looks (and no more of the reduction's care) */
+    int peer = (id & 0xffff) == 0;
     size_t k = 0;
     for (size_t i = 0; i < s->nopen; i++) {
-        look(s, s->open[i]);
+        if (peer && mcc_portfolio_answered(s->open[i]->id))
+            s->open[i]->decided = 1;
+        if (!s->open[i]->decided)
+            look(s, s->open[i]);
         if (!s->open[i]->decided)
             s->open[k++] = s->open[i];
     }
@@ -252,7 +257,7 @@ static int run_queries(const mcc_run *r, mcc_query *q, size_t n)
             return (int)left;
         size_t k = 0;
         for (size_t i = 0; i < n; i++)
-            if (!q[i].decided)
+            if (!q[i].decided && !mcc_portfolio_answered(q[i].id))
                 open[k++] = &q[i];
         explore_open(r, open, k);
         free(open);
