@@ -29,8 +29,15 @@ static void observe(const tree_t *t, int negated, reduce_observed *obs, uint32_t
         return;
     switch (t->op) {
     case T_DEADLOCK:
+        obs->deadlock = 1;
         if (negated)
             obs->deadlock_negated = 1;
+        return;
+    case T_X:
+    case T_EX:
+    case T_AX:
+        obs->next = 1;
+        observe(t->l, negated, obs, np, nt);
         return;
     case T_FIREABLE:
     case T_ACTION:
@@ -117,7 +124,8 @@ static int rw_load(rw_net *w, const cnet_t *cn, const reduce_observed *obs)
     memset(w, 0, sizeof *w);
     w->np = cn->nplaces;
     w->nt = cn->ntransitions;
-    w->deadlock_negated = obs->deadlock_negated;
+    w->keep_sequences = obs->deadlock_negated || obs->next ||
+                        (obs->branching && obs->deadlock);
     w->lassos = obs->lassos;
     w->p = calloc((size_t)w->np + 1, sizeof *w->p);
     w->t = calloc((size_t)w->nt + 1, sizeof *w->t);
@@ -339,36 +347,56 @@ uint32_t reduce_transition(const reduction *r, uint32_t transition)
     return transition < r->orig_trans ? r->trans_map[transition] : REDUCE_NONE;
 }
 
-static void rename_nodes(const reduction *r, tree_t *t)
+/* An atom keeps its own words: one without source text gets the text it
+ * printed as in the given net, where the indices were the user's, so
+ * that what prints it (a CTL run's parts) names the same places. */
+static int keep_words(tree_t *t)
+{
+    if (t->text)
+        return 0;
+    char *words = tree_to_string(t);
+    int rc = words ? tree_set_text(t, words) : -1;
+    free(words);
+    return rc;
+}
+
+static int rename_nodes(const reduction *r, tree_t *t)
 {
     if (!t)
-        return;
+        return 0;
     switch (t->op) {
     case T_FIREABLE:
     case T_ACTION:
+        if (r->net && keep_words(t) < 0)
+            return -1;
         for (uint32_t i = 0; i < t->n; i++)
             t->items[i] = reduce_transition(r, t->items[i]);
         break;
     case T_BOUND:
+        if (r->net && keep_words(t) < 0)
+            return -1;
         for (uint32_t i = 0; i < t->n; i++)
             t->items[i] = reduce_place(r, t->items[i]);
         break;
     case T_CMP:
+        if (r->net && keep_words(t) < 0)
+            return -1;
         for (uint32_t i = 0; i < t->nterms; i++)
             t->terms[i].place = reduce_place(r, t->terms[i].place);
         break;
     default:
         break;
     }
-    rename_nodes(r, t->l);
-    rename_nodes(r, t->r);
+    return rename_nodes(r, t->l) < 0 ? -1 : rename_nodes(r, t->r);
 }
 
 tree_t *reduce_formula(const reduction *r, const tree_t *f)
 {
     tree_t *copy = tree_copy(f);
-    if (copy)
-        rename_nodes(r, copy);
+    if (copy && rename_nodes(r, copy) < 0) {
+        tree_free(copy);
+        return NULL;
+    }
     return copy;
 }
 
@@ -406,4 +434,15 @@ int reduce_map_run(const reduction *r, const uint32_t *run, size_t len, uint32_t
         *loop = newloop;
     *outlen = n;
     return 0;
+}
+
+size_t reduce_map_index(const reduction *r, const uint32_t *run, size_t len, size_t pos)
+{
+    if (!r->net)
+        return pos;
+    size_t n = 0, nt = r->net->ntransitions;
+    for (size_t i = 0; i < len && i < pos; i++)
+        if (run[i] < nt)
+            n += r->seq_start[run[i] + 1] - r->seq_start[run[i]];
+    return n;
 }

@@ -476,7 +476,7 @@ static long free_sequences_pass(rw_net *w)
  * call rather than one step per round of all the rules. */
 long rw_free_sequences(rw_net *w)
 {
-    if (w->deadlock_negated)
+    if (w->keep_sequences)
         return 0;
     long total = 0, n;
     do {

@@ -34,7 +34,9 @@ typedef struct rw_net {
     uint32_t nt;
     rw_place *p;
     uint32_t np;
-    int deadlock_negated;
+    /* free sequences would show (reduce.h): the formula asks "not
+     * deadlock", has a next-step operator, or is branching with a deadlock */
+    int keep_sequences;
     int lassos;                /* reduce_observed.lassos */
     unsigned implicit_tries;   /* linear programs solved so far */
     double until;              /* lpg_now() by which the rules stop */
