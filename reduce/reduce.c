@@ -39,8 +39,10 @@ static void observe(const tree_t *t, int negated, reduce_observed *obs, uint32_t
         obs->next = 1;
         observe(t->l, negated, obs, np, nt);
         return;
+    case T_ACTION:   /* which transition each step is: every step is seen */
+        obs->next = 1;
+        /* fall through */
     case T_FIREABLE:
-    case T_ACTION:
         for (uint32_t i = 0; i < t->n; i++)
             if (t->items[i] < nt)
                 obs->transition[t->items[i]] = 1;
@@ -267,7 +269,10 @@ static int build_net(reduction *r, const rw_net *w, const net_t *orig)
                        : nc_create_transition(r->net, NULL, NULL);
         if (i < 0 || add_arcs(r->net, (uint32_t)i, tr, r->place_map) < 0)
             return -1;
-        if (single)
+        /* an observed producer fused with what follows it is enabled
+         * exactly when it was (rules.c, free sequences): its fireability
+         * is the fused transition's */
+        if (single || tr->observed)
             r->trans_map[t] = (uint32_t)i;
         r->seq_start[nt++] = (uint32_t)used;
         memcpy(r->seq + used, tr->seq, (size_t)tr->seqlen * sizeof *r->seq);

@@ -28,17 +28,23 @@
  *                      (reduce/implicit.c);
  *   duplicates         two transitions with equal needs and effects: one;
  *   free sequences     an unobserved place p, empty at first, whose only
- *                      user u needs one token of p and nothing else, and
- *                      adds only to unobserved places: each producer h of p
- *                      becomes "h, then u" (post-agglomeration).  Firing u
+ *                      user u takes w tokens of p and needs nothing else,
+ *                      and adds only to unobserved places, where each
+ *                      producer h of p adds k w tokens: each h becomes "h,
+ *                      then k times u" (post-agglomeration; p always holds
+ *                      a multiple of w, so u is enabled while p is marked); an
+ *                      observed h stays observed as the fused transition,
+ *                      which needs what h needs, and u adds nothing to h's
+ *                      preset (it is visible).  Firing u
  *                      late only delays tokens nobody observes, and a
  *                      marking where p is marked is no deadlock; so this
  *                      rule is off when a formula asks "not deadlock", and
- *                      when it has a next-step operator (which counts the
- *                      steps agglomeration drops).
+ *                      when it has a next-step operator or an action
+ *                      proposition (which see the steps agglomeration
+ *                      drops).
  *
- * Observed places and transitions are never removed or fused; they keep
- * their index map (reduce_place, reduce_transition).
+ * Observed places and transitions are never removed, nor fused into
+ * another; they keep their index map (reduce_place, reduce_transition).
  *
  * Branching time (reduce_observed.branching, for CTL).  Reachable markings
  * and runs are not enough there: E F (q & A G r) asks what is possible from
@@ -101,8 +107,10 @@
  *                      f(M) agree on every label but deadlock (u changes p
  *                      and unobserved, invisible places only).  A step u of
  *                      M is a stutter (f unchanged); h is matched by the
- *                      fused "h, then u"; any other t by t (enabled at f(M)
- *                      too, which has at least M's tokens outside p).  A
+ *                      fused "h, then k times u" (enabled where h is, so
+ *                      an observed h keeps its label); any other t by t
+ *                      (enabled at f(M) too, which has at least M's tokens
+ *                      outside p).  A
  *                      step of f(M) is matched from M by firing u until p
  *                      is empty (all inside f(M)'s class) and then the step
  *                      (its trailing u's inside the class of its end).

@@ -346,9 +346,10 @@ long rw_duplicate_transitions(rw_net *w)
 #define FUSE_EFF_MAX ((int64_t)1 << 40)
 #define FUSE_MAX_TOKENS 8
 
-/* p's only user (consumer or reader) when it needs exactly one token of p
- * and nothing else, adds only to places nobody observes, and is itself not
- * observed; else REDUCE_NONE. */
+/* p's only user (consumer or reader) when it takes what it needs of p
+ * (any number of tokens, the same it needs) and needs nothing else, adds
+ * only to places nobody observes, and is itself not observed; else
+ * REDUCE_NONE. */
 static uint32_t free_user(rw_net *w, const columns *c, uint32_t p)
 {
     uint32_t u = REDUCE_NONE;
@@ -364,7 +365,8 @@ static uint32_t free_user(rw_net *w, const columns *c, uint32_t p)
         return REDUCE_NONE;
     for (uint32_t i = 0; i < w->t[u].n; i++) {
         const rw_entry *e = &w->t[u].e[i];
-        if (e->place == p ? (e->need != 1 || e->eff != -1)
+        if (e->place == p ? (e->need == 0 || e->need > (nc_count)FUSE_EFF_MAX ||
+                             e->eff != -(int64_t)e->need)
                           : (e->need != 0 || e->eff <= 0 || e->eff > FUSE_EFF_MAX ||
                              w->p[e->place].visible))
             return REDUCE_NONE;
@@ -391,7 +393,8 @@ static int fuse(rw_trans *h, const rw_trans *u, int64_t k)
             x = (rw_entry){u->e[j].place, 0, k * u->e[j].eff};
             j++;
         } else {
-            /* u needs only p, which h has just filled: h's needs stand */
+            /* u needs only p, which h has just filled with what the k
+             * firings of u take: h's needs stand */
             x = (rw_entry){h->e[i].place, h->e[i].need, h->e[i].eff + k * u->e[j].eff};
             i++;
             j++;
@@ -434,6 +437,9 @@ static long free_sequences_pass(rw_net *w)
         if (u == REDUCE_NONE)
             continue;
         rw_trans *ut = &w->t[u];
+        /* p starts empty and every producer adds a multiple of what u
+         * takes, so p holds a multiple of it: marked means u is enabled */
+        int64_t take = (int64_t)rw_find(ut, p)->need;
         int ok = 1, producers = 0;
         for (uint32_t i = 0; i < ut->n && ok; i++)
             ok = !dirty[ut->e[i].place];
@@ -443,8 +449,8 @@ static long free_sequences_pass(rw_net *w)
                 continue;
             int64_t k = rw_find(h, p)->eff;
             producers++;
-            ok = !h->observed && k > 0 && k <= FUSE_MAX_TOKENS &&
-                 h->seqlen + (uint64_t)k * ut->seqlen <= RW_MAX_SEQ;
+            ok = k > 0 && k % take == 0 && k / take <= FUSE_MAX_TOKENS &&
+                 h->seqlen + (uint64_t)(k / take) * ut->seqlen <= RW_MAX_SEQ;
             for (uint32_t j = 0; j < h->n && ok; j++)
                 ok = h->e[j].eff < FUSE_EFF_MAX && h->e[j].eff > -FUSE_EFF_MAX;
         }
@@ -454,7 +460,7 @@ static long free_sequences_pass(rw_net *w)
             if (c.t[i] == u)
                 continue;
             rw_trans *h = &w->t[c.t[i]];
-            if (fuse(h, ut, rw_find(h, p)->eff) < 0) {
+            if (fuse(h, ut, rw_find(h, p)->eff / take) < 0) {
                 free(dirty);
                 columns_free(&c);
                 return -1;

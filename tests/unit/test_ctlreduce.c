@@ -30,18 +30,21 @@
 /* n processes, each a little program that ends: local state s steps to
  * one or two later states (a choice), the last states have no step; a step
  * may take a shared resource, give one, or wait for another process's
- * state.  Deadlocks, choices and free sequences, all in one net. */
+ * state.  A process may move its control as a bundle of two tokens (every
+ * arc of its own of weight two).  Deadlocks, choices and free sequences,
+ * with weights too, all in one net. */
 static net_t *random_branches(void)
 {
     net_t *n = nc_create_net("branches", NULL);
-    uint32_t procs = 1 + rnd(3), res = rnd(3), first[3], len[3];
+    uint32_t procs = 1 + rnd(3), res = rnd(3), first[3], len[3], wt[3];
     for (uint32_t r = 0; r < res; r++)
         nc_create_place(n, NULL, NULL, 1 + rnd(2));
     for (uint32_t i = 0; i < procs; i++) {
         len[i] = 2 + rnd(5);
+        wt[i] = 1 + rnd(2);
         first[i] = (uint32_t)n->nplaces;
         for (uint32_t s = 0; s < len[i]; s++)
-            nc_create_place(n, NULL, NULL, s == 0);
+            nc_create_place(n, NULL, NULL, s == 0 ? wt[i] : 0);
     }
     for (uint32_t i = 0; i < procs; i++)
         for (uint32_t s = 0; s + 1 < len[i]; s++) {
@@ -49,8 +52,8 @@ static net_t *random_branches(void)
             for (uint32_t k = 0; k < steps; k++) {
                 uint32_t to = s + 1 + rnd(len[i] - s - 1);
                 uint32_t t = (uint32_t)nc_create_transition(n, NULL, NULL);
-                nc_create_arc(n, NC_ARC_PT, first[i] + s, t, 1, 0);
-                nc_create_arc(n, NC_ARC_TP, first[i] + to, t, 1, 0);
+                nc_create_arc(n, NC_ARC_PT, first[i] + s, t, wt[i], 0);
+                nc_create_arc(n, NC_ARC_TP, first[i] + to, t, wt[i], 0);
                 uint32_t shape = rnd(6), r = res ? rnd(res) : 0, j = rnd(procs);
                 if (res && shape == 0)
                     nc_create_arc(n, NC_ARC_PT, r, t, 1, 0);
@@ -63,8 +66,8 @@ static net_t *random_branches(void)
     /* a loop back to the start, now and then, so that not every path ends */
     if (rnd(3) == 0) {
         uint32_t i = rnd(procs), t = (uint32_t)nc_create_transition(n, NULL, NULL);
-        nc_create_arc(n, NC_ARC_PT, first[i] + len[i] - 1, t, 1, 0);
-        nc_create_arc(n, NC_ARC_TP, first[i], t, 1, 0);
+        nc_create_arc(n, NC_ARC_PT, first[i] + len[i] - 1, t, wt[i], 0);
+        nc_create_arc(n, NC_ARC_TP, first[i], t, wt[i], 0);
     }
     return n;
 }
@@ -348,7 +351,75 @@ static void free_sequence_conditions(void)
     result_clear(&full);
     result_clear(&red);
     tree_free(f);
+    /* h observed: fused all the same, its fireability the fused one's */
+    uint32_t h = 0;
+    f = tree_binary(T_AND, tree_fireable(&h, 1),
+                    tree_unary(T_AF, tree_binary(T_AND, tree_unary(T_NOT, tree_fireable(&h, 1)),
+                                                 tree_cmp(&c, 1, -1, REL_EQ))));
+    result_init(&full);
+    result_init(&red);
+    ctl_run(cn, f, &opt, &full);
+    reduced_run(cn, f, KIND_CTL, &opt, &red);
+    reduce_observed obs;
+    reduce_observe(cn, f, &obs);
+    obs.branching = 1;
+    budget_t b = unit_budget(1.0, 0);
+    reduction *r = reduce_build(cn, &obs, &b);
+    CHECK(r && reduce_statistics(r)->agglomerated == 1 && reduce_transition(r, h) != REDUCE_NONE &&
+              answer_of(&full) == 1 && answer_of(&red) == 1,
+          "fireable(h) & A F (!fireable(h) & c = 1): the observed h fused with u, holds on "
+          "both nets");
+    reduce_free(r);
+    reduce_observed_free(&obs);
+    result_clear(&full);
+    result_clear(&red);
+    tree_free(f);
     nc_free_net(net);
+}
+
+/* a -h-> put tokens into p, u takes two of p to b; c counts h's firings.
+ * h puts `put` tokens into p. */
+static net_t *weighted(nc_count put)
+{
+    net_t *net = nc_create_net("weighted", NULL);
+    nc_create_place(net, "a", NULL, 2);
+    nc_create_place(net, "p", NULL, 0);
+    nc_create_place(net, "b", NULL, 0);
+    nc_create_place(net, "c", NULL, 0);
+    uint32_t h = (uint32_t)nc_create_transition(net, "h", NULL);
+    uint32_t u = (uint32_t)nc_create_transition(net, "u", NULL);
+    nc_create_arc(net, NC_ARC_PT, 0, h, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 1, h, put, 0);
+    nc_create_arc(net, NC_ARC_TP, 3, h, 1, 0);
+    nc_create_arc(net, NC_ARC_PT, 1, u, 2, 0);
+    nc_create_arc(net, NC_ARC_TP, 2, u, 1, 0);
+    return net;
+}
+
+/* u takes two tokens of p: fused with a producer adding four as "h, then
+ * u twice", not with one adding three (p could hold one, u not enabled). */
+static void weighted_free_sequences(void)
+{
+    lin_term c = {3, 1};
+    for (nc_count put = 3; put <= 4; put++) {
+        net_t *net = weighted(put);
+        const cnet_t *cn = nc_compile(net);
+        tree_t *f = tree_unary(T_AG, tree_unary(T_EF, tree_cmp(&c, 1, -2, REL_EQ)));
+        check_options opt = options();
+        result_t full, red;
+        result_init(&full);
+        result_init(&red);
+        ctl_run(cn, f, &opt, &full);
+        reduced_run(cn, f, KIND_CTL, &opt, &red);
+        size_t fused = agglomerations(cn, f, 1);
+        CHECK(fused == (put == 4) && answer_of(&full) == 1 && answer_of(&red) == 1,
+              "h puts %llu into p, u takes 2: %s, A G E F c = 2 holds on both nets",
+              (unsigned long long)put, fused ? "h, then u twice" : "not fused");
+        result_clear(&full);
+        result_clear(&red);
+        tree_free(f);
+        nc_free_net(net);
+    }
 }
 
 /* A run's parts name the formula's atoms as the given net numbers its
@@ -390,6 +461,7 @@ int main(void)
     differential_ctl(random_processes, "processes", 0.3);
     differential_ctl(random_branches, "branching processes", 0.3);
     free_sequence_conditions();
+    weighted_free_sequences();
     parts_keep_their_words();
     UNIT_DONE();
 }
