@@ -12,6 +12,8 @@ struct reduction {
     uint32_t *place_map, *trans_map;   /* original -> reduced */
     size_t orig_places, orig_trans;
     uint32_t *seq_start, *seq;         /* reduced transition -> original run */
+    uint32_t *init_seq;                /* fired before the reduced net starts */
+    size_t init_len;
     reduce_stats stats;
 };
 
@@ -119,6 +121,7 @@ static void rw_free(rw_net *w)
         }
     free(w->t);
     free(w->p);
+    free(w->init_seq);
 }
 
 static int rw_load(rw_net *w, const cnet_t *cn, const reduce_observed *obs)
@@ -279,6 +282,12 @@ static int build_net(reduction *r, const rw_net *w, const net_t *orig)
         used += tr->seqlen;
     }
     r->seq_start[nt] = (uint32_t)used;
+    if (w->init_len) {
+        if (!(r->init_seq = malloc((size_t)w->init_len * sizeof *r->init_seq)))
+            return -1;
+        memcpy(r->init_seq, w->init_seq, (size_t)w->init_len * sizeof *r->init_seq);
+        r->init_len = w->init_len;
+    }
     return 0;
 }
 
@@ -325,6 +334,7 @@ void reduce_free(reduction *r)
     free(r->trans_map);
     free(r->seq_start);
     free(r->seq);
+    free(r->init_seq);
     free(r);
 }
 
@@ -417,14 +427,18 @@ int reduce_map_run(const reduction *r, const uint32_t *run, size_t len, uint32_t
         *outlen = len;
         return 0;
     }
-    size_t total = 0, nt = r->net->ntransitions;
+    size_t total = r->init_len, nt = r->net->ntransitions;
     for (size_t i = 0; i < len; i++)
         if (run[i] < nt)
             total += r->seq_start[run[i] + 1] - r->seq_start[run[i]];
     *out = malloc((total + 1) * sizeof **out);
     if (!*out)
         return -1;
-    size_t n = 0, newloop = loop ? *loop : 0;
+    /* the steps that lead the given net to the reduced one's start come
+     * first; a loop from the start closes after them */
+    size_t n = r->init_len, newloop = loop ? *loop : 0;
+    if (n)
+        memcpy(*out, r->init_seq, n * sizeof **out);
     for (size_t i = 0; i < len; i++) {
         if (loop && i == *loop)
             newloop = n;
@@ -445,7 +459,11 @@ size_t reduce_map_index(const reduction *r, const uint32_t *run, size_t len, siz
 {
     if (!r->net)
         return pos;
-    size_t n = 0, nt = r->net->ntransitions;
+    /* a part due at the start begins before the steps that lead to the
+     * reduced net's start: they change nothing it observes */
+    if (pos == 0)
+        return 0;
+    size_t n = r->init_len, nt = r->net->ntransitions;
     for (size_t i = 0; i < len && i < pos; i++)
         if (run[i] < nt)
             n += r->seq_start[run[i] + 1] - r->seq_start[run[i]];

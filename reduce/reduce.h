@@ -27,12 +27,15 @@
  *                      enough whenever its neighbours allow a firing
  *                      (reduce/implicit.c);
  *   duplicates         two transitions with equal needs and effects: one;
- *   free sequences     an unobserved place p, empty at first, whose only
- *                      user u takes w tokens of p and needs nothing else,
- *                      and adds only to unobserved places, where each
- *                      producer h of p adds k w tokens: each h becomes "h,
- *                      then k times u" (post-agglomeration; p always holds
- *                      a multiple of w, so u is enabled while p is marked); an
+ *   free sequences     an unobserved place p whose only user u takes w
+ *                      tokens of p and needs nothing else, and adds only to
+ *                      unobserved places, where p starts with and each
+ *                      producer h of p adds a multiple of w tokens (k w):
+ *                      each h becomes "h, then k times u"
+ *                      (post-agglomeration; p always holds a multiple of w,
+ *                      so u is enabled while p is marked), and u fires at
+ *                      the start until p is empty (the reduced net starts
+ *                      there, and its runs expand with those steps first); an
  *                      observed h stays observed as the fused transition,
  *                      which needs what h needs, and u adds nothing to h's
  *                      preset (it is visible).  Firing u
@@ -116,7 +119,8 @@
  *                      (its trailing u's inside the class of its end).
  *                      u-steps alone end (only the h's add to p), so an
  *                      infinite stay in a class has infinitely many other
- *                      steps, each a loop f(M) copies; and back.  Stuttering
+ *                      steps, each a loop f(M) copies; and back.  The
+ *                      reduced net starts at f(M0), related to M0.  Stuttering
  *                      with divergence, for formulas without X (EX true
  *                      tells a marked p from a deadlock) and without the
  *                      atom deadlock in either polarity: E G (q | deadlock)
@@ -216,8 +220,9 @@ tree_t *reduce_formula(const reduction *r, const tree_t *f);
 int reduce_map_run(const reduction *r, const uint32_t *run, size_t len, uint32_t **out,
                    size_t *outlen, size_t *loop);
 /* The index in run's expansion where the expansion of step pos begins
- * (pos == len: the expansion's length), for marks inside a run such as
- * the parts of a CTL run (result_t's segments). */
+ * (pos == len: the expansion's length; pos == 0: 0, before the steps that
+ * lead to the reduced net's initial marking), for marks inside a run such
+ * as the parts of a CTL run (result_t's segments). */
 size_t reduce_map_index(const reduction *r, const uint32_t *run, size_t len, size_t pos);
 
 #endif

@@ -417,6 +417,30 @@ static int fuse(rw_trans *h, const rw_trans *u, int64_t k)
     return 0;
 }
 
+/* u fired k times on the initial marking, whose place it takes from is
+ * then empty: the working net starts where the given one does after
+ * those steps (w->init_seq), a marking that agrees with the given start on
+ * everything observed and leads to the same choices (reduce.h).  0, or
+ * -1 on no memory. */
+static int fire_at_start(rw_net *w, const rw_trans *u, uint32_t k)
+{
+    size_t need = (size_t)w->init_len + (size_t)k * u->seqlen;
+    if (need > w->init_cap) {
+        uint32_t *seq = realloc(w->init_seq, need * sizeof *seq);
+        if (!seq)
+            return -1;
+        w->init_seq = seq;
+        w->init_cap = (uint32_t)need;
+    }
+    for (uint32_t r = 0; r < k; r++) {
+        memcpy(w->init_seq + w->init_len, u->seq, (size_t)u->seqlen * sizeof *u->seq);
+        w->init_len += u->seqlen;
+        for (uint32_t i = 0; i < u->n; i++)
+            w->p[u->e[i].place].initial += (nc_count)u->e[i].eff;
+    }
+    return 0;
+}
+
 /* One pass: every place whose neighbourhood no fusion of this pass has
  * touched yet (the columns are from the pass's start). */
 static long free_sequences_pass(rw_net *w)
@@ -431,16 +455,24 @@ static long free_sequences_pass(rw_net *w)
     }
     long removed = 0;
     for (uint32_t p = 0; p < w->np; p++) {
-        if (!w->p[p].alive || w->p[p].visible || w->p[p].initial || dirty[p])
+        if (!w->p[p].alive || w->p[p].visible || dirty[p])
             continue;
         uint32_t u = free_user(w, &c, p);
         if (u == REDUCE_NONE)
             continue;
         rw_trans *ut = &w->t[u];
-        /* p starts empty and every producer adds a multiple of what u
-         * takes, so p holds a multiple of it: marked means u is enabled */
+        /* p starts with and every producer adds a multiple of what u takes,
+         * so p holds a multiple of it: marked means u is enabled */
         int64_t take = (int64_t)rw_find(ut, p)->need;
-        int ok = 1, producers = 0;
+        nc_count start = w->p[p].initial;
+        int ok = start % (nc_count)take == 0 && start / (nc_count)take <= FUSE_MAX_TOKENS &&
+                 w->init_len + start / (nc_count)take * ut->seqlen <= RW_MAX_SEQ,
+            producers = 0;
+        /* what firing u at the start adds must fit a count */
+        for (uint32_t i = 0; i < ut->n && ok && start; i++)
+            ok = ut->e[i].eff <= 0 ||
+                 w->p[ut->e[i].place].initial <=
+                     NC_COUNT_MAX - (nc_count)ut->e[i].eff * (start / (nc_count)take);
         for (uint32_t i = 0; i < ut->n && ok; i++)
             ok = !dirty[ut->e[i].place];
         for (uint32_t i = c.start[p]; i < c.start[p + 1] && ok; i++) {
@@ -454,8 +486,13 @@ static long free_sequences_pass(rw_net *w)
             for (uint32_t j = 0; j < h->n && ok; j++)
                 ok = h->e[j].eff < FUSE_EFF_MAX && h->e[j].eff > -FUSE_EFF_MAX;
         }
-        if (!ok || !producers)
+        if (!ok || (!producers && !start))
             continue;
+        if (start && fire_at_start(w, ut, (uint32_t)(start / (nc_count)take)) < 0) {
+            free(dirty);
+            columns_free(&c);
+            return -1;
+        }
         for (uint32_t i = c.start[p]; i < c.start[p + 1]; i++) {
             if (c.t[i] == u)
                 continue;

@@ -422,6 +422,45 @@ static void weighted_free_sequences(void)
     }
 }
 
+/* p starts with a token, u moves it to q, h moves it back from q while
+ * the budget b (2) lasts, counting in c.  u fires at the start of the
+ * reduced net, and h becomes "h, then u": E G c <= 2 holds on a run into
+ * the deadlock, which expands into u h u h u on the given net. */
+static void marked_free_place(void)
+{
+    net_t *net = nc_create_net("marked", NULL);
+    nc_create_place(net, "p", NULL, 1);
+    nc_create_place(net, "q", NULL, 0);
+    nc_create_place(net, "b", NULL, 2);
+    nc_create_place(net, "c", NULL, 0);
+    uint32_t u = (uint32_t)nc_create_transition(net, "u", NULL);
+    uint32_t h = (uint32_t)nc_create_transition(net, "h", NULL);
+    nc_create_arc(net, NC_ARC_PT, 0, u, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 1, u, 1, 0);
+    nc_create_arc(net, NC_ARC_PT, 1, h, 1, 0);
+    nc_create_arc(net, NC_ARC_PT, 2, h, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 0, h, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 3, h, 1, 0);
+    const cnet_t *cn = nc_compile(net);
+    lin_term c = {3, 1};
+    tree_t *f = tree_unary(T_EG, tree_cmp(&c, 1, -2, REL_LE));
+    check_options opt = options();
+    result_t full, red;
+    result_init(&full);
+    result_init(&red);
+    ctl_run(cn, f, &opt, &full);
+    reduced_run(cn, f, KIND_CTL, &opt, &red);
+    CHECK(agglomerations(cn, f, 1) == 1 && answer_of(&full) == 1 && answer_of(&red) == 1 &&
+              red.run_len == 5 && red.loop_start == 5 && red.run[0] == u && red.run[1] == h &&
+              run_holds_up(net, &red, 1),
+          "a free place marked at the start: u fired first, E G c <= 2 holds on both nets, "
+          "its run of %zu steps into the deadlock replays on the given net", red.run_len);
+    result_clear(&full);
+    result_clear(&red);
+    tree_free(f);
+    nc_free_net(net);
+}
+
 /* A run's parts name the formula's atoms as the given net numbers its
  * places, though the reduced net numbers them otherwise. */
 static void parts_keep_their_words(void)
@@ -462,6 +501,7 @@ int main(void)
     differential_ctl(random_branches, "branching processes", 0.3);
     free_sequence_conditions();
     weighted_free_sequences();
+    marked_free_place();
     parts_keep_their_words();
     UNIT_DONE();
 }
