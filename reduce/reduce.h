@@ -38,16 +38,17 @@
  *                      there, and its runs expand with those steps first); an
  *                      observed h stays observed as the fused transition,
  *                      which needs what h needs, and u adds nothing to h's
- *                      preset (it is visible).  Firing u
- *                      late only delays tokens nobody observes, and a
- *                      marking where p is marked is no deadlock; so this
+ *                      preset (it is visible).  Firing u late only delays
+ *                      tokens nobody observes, and a marking where p is
+ *                      marked is no deadlock; so this
  *                      rule is off when a formula asks "not deadlock", and
  *                      when it has a next-step operator or an action
  *                      proposition (which see the steps agglomeration
  *                      drops).
  *
- * Observed places and transitions are never removed, nor fused into
- * another; they keep their index map (reduce_place, reduce_transition).
+ * Observed places and transitions are never removed and keep their index
+ * map (reduce_place, reduce_transition); an observed producer of a free
+ * sequence maps to the fused transition, enabled exactly where it was.
  *
  * Branching time (reduce_observed.branching, for CTL).  Reachable markings
  * and runs are not enough there: E F (q & A G r) asks what is possible from
@@ -77,7 +78,7 @@
  *
  * Per rule, with the label conditions the rule already has (nothing
  * observed is removed, no visible place is removed or changed by what a
- * rule adds, no observed transition is removed or fused):
+ * rule adds, no observed transition is removed or absorbed into another):
  *
  *   dead transitions   never enabled at a reachable marking: the reachable
  *                      graph is unchanged.  Strong (an isomorphism).
@@ -113,17 +114,17 @@
  *                      fused "h, then k times u" (enabled where h is, so
  *                      an observed h keeps its label); any other t by t
  *                      (enabled at f(M) too, which has at least M's tokens
- *                      outside p).  A
- *                      step of f(M) is matched from M by firing u until p
- *                      is empty (all inside f(M)'s class) and then the step
- *                      (its trailing u's inside the class of its end).
- *                      u-steps alone end (only the h's add to p), so an
- *                      infinite stay in a class has infinitely many other
- *                      steps, each a loop f(M) copies; and back.  The
- *                      reduced net starts at f(M0), related to M0.  Stuttering
- *                      with divergence, for formulas without X (EX true
- *                      tells a marked p from a deadlock) and without the
- *                      atom deadlock in either polarity: E G (q | deadlock)
+ *                      outside p).  A step of f(M) is matched from M by
+ *                      firing u until p is empty (all inside f(M)'s class)
+ *                      and then the step (its trailing u's inside the class
+ *                      of its end).  u-steps alone end (only the h's add to
+ *                      p), so an infinite stay in a class has infinitely
+ *                      many other steps, each a loop f(M) copies; and back.
+ *                      The reduced net starts at f(M0), related to M0.
+ *                      Stuttering with divergence, for formulas without X
+ *                      (EX true tells a marked p from a deadlock) and
+ *                      without the atom deadlock in either polarity:
+ *                      E G (q | deadlock)
  *                      holds on "h, then u into a deadlock" when q fails
  *                      after h but not on the path through the marking
  *                      between them.  branching turns the rule off for
