@@ -19,12 +19,13 @@ static const checker_type checkers[] = {
      "every reachable goal and (LTL without X) every stutter-equivalent run is kept; "
      "witnesses are runs, not always shortest",
      "any place/transition net; gains most on concurrent models"},
-    {"reduce", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_LTL), reduced_accepts,
-     reduced_run,
+    {"reduce", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL) |
+     KINDS_BIT(KIND_LTL), reduced_accepts, reduced_run,
      "structural reduction for the question (dead and duplicate transitions; constant, "
      "parallel, sink and implicit places; free sequences agglomerated), then explicit search "
-     "on the smaller net (ltl: without X, deadlock and actions); witnesses and lassos are "
-     "expanded back into runs of the model",
+     "on the smaller net (ltl: without X, deadlock and actions; ctl: bisimilar graphs, free "
+     "sequences only without X and deadlock); witnesses and lassos are expanded back into "
+     "runs of the model",
      "any place/transition net; gains most on nets with sequential chains"},
     {"symbolic", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL),
      symbolic_accepts, symbolic_run,

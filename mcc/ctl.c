@@ -11,13 +11,21 @@
  *      unreachable, the exploration can meet a marking with ψ (or ¬ψ); each
  *      new fact re-runs step 2 with it, so such formulas are answered
  *      without waiting for the whole state space.
- *   4. The local check (checkers/ctl/ctllocal.c) on each open formula in turn,
+ *   4. Each open formula gets the net reduced for what it observes
+ *      (reduce/reduce.h, branching: the reduced net's reachable graph is
+ *      bisimilar to the given one's, up to steps nobody observes when the
+ *      formula has no X), and the searches below run on that net
+ *      (STRUCTURAL_REDUCTION).
+ *   5. The local check (checkers/ctl/ctllocal.c) on each open formula in turn,
  *      within a share of the time: it explores only the markings the
  *      formula's value depends on, which answers many formulas on state
  *      spaces far too big to build.
- *   5. One exploration records the reachability graph with the atoms of
- *      all open formulas (checkers/ctl/ctl.h); once complete, each is
- *      evaluated on it, with the run that shows it where there is one. */
+ *   6. One exploration records the reachability graph with the atoms of
+ *      all open formulas (checkers/ctl/ctl.h), on the net reduced for all
+ *      of them; once complete, each is evaluated on it, with the run that
+ *      shows it where there is one (expanded into a run of the given net).
+ *   7. The dependency graph (checkers/ctl/depgraph.c) on each formula still
+ *      open, on its own reduced net, with what time is left. */
 #include "base/grow.h"
 #include "checkers/ctl/ctl.h"
 #include "checkers/ctl/depgraph.h"
@@ -25,6 +33,7 @@
 #include "engine/stateeval.h"
 #include "formula/mccxml.h"
 #include "mcc/internal.h"
+#include "mcc/reduced.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +41,8 @@
 
 #define UNKNOWN 2
 
-enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4, USED_STUBBORN = 8 };
+enum { USED_TOPOLOGICAL = 1, USED_LP = 2, USED_EXPLICIT = 4, USED_STUBBORN = 8,
+       USED_REDUCTION = 16 };
 
 /* A top-level E F ψ or A G ψ and what is known of it. */
 typedef struct fact {
@@ -48,6 +58,8 @@ typedef struct ctl_query {
     int used;           /* USED_* behind the facts and the simplification */
     int decided;
     char why[96];       /* why the last technique tried left it open */
+    mcc_reduced red;    /* the net reduced for this formula (red.cn), or empty */
+    tree_t *reduced;    /* the formula renamed into red.cn */
 } ctl_query;
 
 /* ---- 2. three-valued evaluation at the initial marking ---- */
@@ -112,10 +124,11 @@ static int tv(const tv_ctx *c, const tree_t *f)
 
 static void techniques(char *buf, size_t len, int used, int initial)
 {
-    snprintf(buf, len, "SEQUENTIAL_PROCESSING%s%s%s%s%s",
+    snprintf(buf, len, "SEQUENTIAL_PROCESSING%s%s%s%s%s%s",
              used & USED_TOPOLOGICAL ? " TOPOLOGICAL" : "", initial ? " INITIAL_STATE" : "",
              used & USED_LP ? " LINEAR_EQUATIONS" : "", used & USED_EXPLICIT ? " EXPLICIT" : "",
-             used & USED_STUBBORN ? " STUBBORN_SETS" : "");
+             used & USED_STUBBORN ? " STUBBORN_SETS" : "",
+             used & USED_REDUCTION ? " " TECH_REDUCTION : "");
 }
 
 /* Settles q when its value is known at the initial marking. */
@@ -344,32 +357,90 @@ fold:
     free(changed);
 }
 
-/* ---- 4. the exploration ---- */
+/* ---- 4. the net reduced for each formula ---- */
+
+/* Formulas the portfolio's other process answered count as decided. */
+static size_t count_open(ctl_query *q, size_t n)
+{
+    size_t open = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!q[i].decided && mcc_portfolio_answered(q[i].id))
+            q[i].decided = 1;
+        open += !q[i].decided;
+    }
+    return open;
+}
+
+/* Each open formula's reduction, each an equal part of the stage. */
+static void reduce_each(const mcc_run *r, ctl_query *q, size_t n)
+{
+    if (r->no_reduce)
+        return;
+    budget_t stage = budget_carve(r->budget, CARVE_MCC_REDUCE);
+    size_t open = count_open(q, n), tried = open, shrank = 0;
+    for (size_t i = 0; i < n && open; i++) {
+        if (q[i].decided)
+            continue;
+        if (budget_left(&stage) <= 0)
+            break;
+        budget_t part = budget_carve_part(&stage, CARVE_MCC_REDUCE, open--);
+        const tree_t *f = q[i].formula;
+        if (!mcc_reduce_ctl(r, &f, 1, 0, &part, &q[i].red))
+            continue;
+        if (!(q[i].reduced = reduce_formula(q[i].red.red, f))) {
+            mcc_reduced_free(&q[i].red);
+            continue;
+        }
+        shrank++;
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: %s: structural reduction: %u places, %u transitions left "
+                    "of %u and %u\n", q[i].id, q[i].red.cn->nplaces, q[i].red.cn->ntransitions,
+                    r->cn->nplaces, r->cn->ntransitions);
+    }
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: %s: structural reduction made the net smaller for %zu of %zu "
+                "formulas\n", r->exam, shrank, tried);
+}
+
+/* ---- 6. the exploration ---- */
+
+/* An open query as the graph sees it: its formula renamed into the net the
+ * graph is built on, and that formula's facts, in the order of the
+ * query's own (add_facts walks both trees alike). */
+typedef struct graph_query {
+    size_t index;       /* in q */
+    ctl_query view;     /* formula and facts; NULL formula: the query's own */
+} graph_query;
 
 typedef struct sweep {
     const mcc_run *r;
+    const cnet_t *cn;   /* the net explored */
     ctl_query *q;
+    graph_query *g;
     size_t n, open;
     int dead0;
 } sweep;
 
 /* Each new marking may make a fact: ψ met (E F ψ true) or ¬ψ met (A G ψ
- * false). */
+ * false).  A marking of the reduced net is related to one of the given
+ * net with the same observed labels (reduce.h), so a fact found on it
+ * holds for the given net. */
 static int watch(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
 {
     sweep *s = ctx;
     (void)id;
     (void)ref;
     for (size_t i = 0; i < s->n; i++) {
-        ctl_query *q = &s->q[i];
-        if (q->decided)
+        ctl_query *q = &s->q[s->g[i].index];
+        const ctl_query *seen = s->g[i].view.formula ? &s->g[i].view : q;
+        if (q->decided || seen->nfacts != q->nfacts)
             continue;
         int learnt = 0;
         for (size_t k = 0; k < q->nfacts; k++) {
             fact *f = &q->facts[k];
             if (f->value != UNKNOWN)
                 continue;
-            int v = cn_state_holds(s->r->cn, f->node->l, m);
+            int v = cn_state_holds(s->cn, seen->facts[k].node->l, m);
             if (v == (f->node->op == T_EF)) {
                 f->value = v;
                 learnt = 1;
@@ -384,23 +455,70 @@ static int watch(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
     return s->open == 0;
 }
 
-/* Step 5 within stage; whatever it leaves open has its reason in q. */
+/* The open queries' formulas renamed into red's net (g[i].view); 0, or -1
+ * on no memory (g then as far as it got: clear_views undoes it). */
+static int rename_views(const mcc_reduced *red, const ctl_query *q, graph_query *g, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        tree_t *f = reduce_formula(red->red, q[g[i].index].formula);
+        if (!f)
+            return -1;
+        g[i].view.formula = f;
+        if (add_facts(&g[i].view, f) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void clear_views(graph_query *g, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        tree_free(g[i].view.formula);
+        free(g[i].view.facts);
+        memset(&g[i].view, 0, sizeof g[i].view);
+    }
+}
+
+/* Step 6 within stage; whatever it leaves open has its reason in q. */
 static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const budget_t *stage)
 {
     const tree_t **open = malloc((n ? n : 1) * sizeof *open);
-    if (!open)
+    graph_query *g = calloc(n ? n : 1, sizeof *g);
+    if (!open || !g) {
+        free(open);
+        free(g);
         return;
+    }
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (!q[i].decided)
+        if (!q[i].decided) {
+            g[k].index = i;
             open[k++] = q[i].formula;
+        }
+    /* one net for all of them: reduced for what any of them observes,
+     * keeping loops when runs are wanted */
+    mcc_reduced red;
+    budget_t reducing = budget_carve(r->budget, CARVE_MCC_REDUCE);
+    int reduced = mcc_reduce_ctl(r, open, k, mcc_runs_wanted(), &reducing, &red);
+    if (reduced && rename_views(&red, q, g, k) < 0) {
+        clear_views(g, k);
+        mcc_reduced_free(&red);
+        reduced = 0;
+    }
+    const cnet_t *cn = reduced ? red.cn : r->cn;
+    for (size_t i = 0; reduced && i < k; i++)
+        open[i] = g[i].view.formula;
+    if (reduced && r->verbose)
+        fprintf(stderr, "mck mcc: %s: the graph on the net reduced for its %zu formulas: %u "
+                "places, %u transitions left of %u and %u\n", r->exam, k, cn->nplaces,
+                cn->ntransitions, r->cn->nplaces, r->cn->ntransitions);
     check_options opt;
     mcc_search_options(r, stage, &opt);
     result_t res;
     result_init(&res);
-    sweep s = {r, q, n, k, dead0};
+    sweep s = {r, cn, q, g, k, k, dead0};
     int stopped;
-    ctl_model *m = ctl_model_build(r->cn, open, k, &opt, watch, &s, &stopped, &res);
+    ctl_model *m = ctl_model_build(cn, open, k, &opt, watch, &s, &stopped, &res);
     free(open);
     if (!m) {
         if (!stopped) {
@@ -411,29 +529,43 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
                     snprintf(q[i].why, sizeof q[i].why, "%.90s", res.reason);
         }
         result_clear(&res);
+        clear_views(g, k);
+        free(g);
+        mcc_reduced_free(&red);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (q[i].decided)
+    for (size_t j = 0; j < k; j++) {
+        ctl_query *qi = &q[g[j].index];
+        const tree_t *f = reduced ? g[j].view.formula : qi->formula;
+        if (qi->decided)
             continue;
         char buf[160];
-        int v = ctl_model_check(m, q[i].formula, q[i].why, sizeof q[i].why);
+        int v = ctl_model_check(m, f, qi->why, sizeof qi->why);
         if (v < 0) {
-            fprintf(stderr, "mck mcc: %s: %s\n", q[i].id, q[i].why);
+            fprintf(stderr, "mck mcc: %s: %s\n", qi->id, qi->why);
             continue;
         }
-        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT, 0);
+        techniques(buf, sizeof buf, (qi->used & USED_TOPOLOGICAL) | USED_EXPLICIT |
+                                        (reduced ? USED_REDUCTION : 0), 0);
         result_t ev;
         result_init(&ev);
         mcc_evidence e = {RUN_NONE, NULL, 0, RESULT_NO_LOOP};
-        if (mcc_runs_wanted() && ctl_model_evidence(m, q[i].formula, v, &ev) == 0)
+        uint32_t *expanded = NULL;
+        if (mcc_runs_wanted() && ctl_model_evidence(m, f, v, &ev) == 0) {
             e = (mcc_evidence){ev.role, ev.run, ev.run_len, ev.loop_start};
-        mcc_answer_bool_shown(q[i].id, v, buf, e.role != RUN_NONE ? &e : NULL);
-        q[i].decided = 1;
+            if (reduced && mcc_reduced_run(&red, &e, &expanded) < 0)
+                e = (mcc_evidence){RUN_NONE, NULL, 0, RESULT_NO_LOOP};
+        }
+        mcc_answer_bool_shown(qi->id, v, buf, e.role != RUN_NONE ? &e : NULL);
+        qi->decided = 1;
+        free(expanded);
         result_clear(&ev);
     }
     ctl_model_free(m);
     result_clear(&res);
+    clear_views(g, k);
+    free(g);
+    mcc_reduced_free(&red);
 }
 
 /* The two on-the-fly engines: the local check (ctllocal.c) and the
@@ -445,20 +577,9 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
  * first leaves. */
 typedef enum { BY_LOCAL, BY_DEPGRAPH } otf_engine;
 
-/* Steps 4 and 6: each open formula gets an equal part of what is left of
- * stage's time, so that quick ones leave theirs to the next. */
-/* Formulas the portfolio's other process answered count as decided. */
-static size_t count_open(ctl_query *q, size_t n)
-{
-    size_t open = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!q[i].decided && mcc_portfolio_answered(q[i].id))
-            q[i].decided = 1;
-        open += !q[i].decided;
-    }
-    return open;
-}
-
+/* Steps 5 and 7: each open formula gets an equal part of what is left of
+ * stage's time, so that quick ones leave theirs to the next, and searches
+ * the net reduced for it when there is one. */
 static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t *stage,
                        otf_engine engine)
 {
@@ -474,10 +595,11 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
         opt.partial_order = !r->no_por;
         char why[128], buf[160];
         ctl_local_stats stats = {0, 0};
+        const cnet_t *cn = q[i].reduced ? q[i].red.cn : r->cn;
+        const tree_t *f = q[i].reduced ? q[i].reduced : q[i].formula;
         int v = engine == BY_LOCAL
-                    ? ctl_local_check(r->cn, q[i].formula, &opt, &stats, why, sizeof why)
-                    : ctl_depgraph_check(r->cn, q[i].formula, &opt, CTL_DFS, &stats.states, why,
-                                         sizeof why);
+                    ? ctl_local_check(cn, f, &opt, &stats, why, sizeof why)
+                    : ctl_depgraph_check(cn, f, &opt, CTL_DFS, &stats.states, why, sizeof why);
         const char *name = engine == BY_LOCAL ? "local check" : "dependency graph";
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: %s %s after %llu states\n", q[i].id, name,
@@ -487,7 +609,8 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
             continue;
         }
         techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT |
-                                        (stats.reduced ? USED_STUBBORN : 0), 0);
+                                        (stats.reduced ? USED_STUBBORN : 0) |
+                                        (q[i].reduced ? USED_REDUCTION : 0), 0);
         mcc_answer_bool(q[i].id, v, buf);
         q[i].decided = 1;
     }
@@ -526,7 +649,8 @@ int mcc_ctl(mcc_run *r, const char *path)
         }
         int changed = 0;
         f = tree_fold(mcc_simplify(r, f, &changed));
-        q[n] = (ctl_query){p->id, f, NULL, 0, 0, changed ? USED_TOPOLOGICAL : 0, 0, "not decided"};
+        q[n] = (ctl_query){p->id, f, NULL, 0, 0, changed ? USED_TOPOLOGICAL : 0, 0, "not decided",
+                           {0}, NULL};
         if (!f || add_facts(&q[n], f) < 0) {
             fprintf(stderr, "mck mcc: %s: out of memory; left unanswered\n", p->id);
             q[n].decided = 1;
@@ -538,6 +662,8 @@ int mcc_ctl(mcc_run *r, const char *path)
         budget_t lp = budget_carve(r->budget, CARVE_MCC_CTL_LP);
         lp_all(r, q, n, dead0, &lp);
     }
+    if (count_open(q, n))
+        reduce_each(r, q, n);
     if (count_open(q, n)) {
         budget_t local = budget_carve(r->budget, CARVE_MCC_CTL_LOCAL);
         one_by_one(r, q, n, &local, BY_LOCAL);
@@ -555,6 +681,8 @@ int mcc_ctl(mcc_run *r, const char *path)
             mcc_answer_open(q[i].id, q[i].why);
         tree_free(q[i].formula);
         free(q[i].facts);
+        tree_free(q[i].reduced);
+        mcc_reduced_free(&q[i].red);
     }
     free(q);
     mccxml_free(set);

@@ -7,6 +7,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Reduces r's net for what out->obs observes within budget; 1 when the
+ * net got smaller (out holds it, compiled), else 0 with out empty. */
+static int reduce_observed_net(const mcc_run *r, const budget_t *budget, mcc_reduced *out)
+{
+    out->red = reduce_build(r->cn, &out->obs, budget);
+    net_t *net = out->red ? reduce_net(out->red) : NULL;
+    if (!net || (net->nplaces == r->cn->nplaces && net->ntransitions == r->cn->ntransitions) ||
+        !(out->cn = nc_compile(net))) {
+        mcc_reduced_free(out);
+        return 0;
+    }
+    return 1;
+}
+
 int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated, size_t n,
                int lassos, mcc_reduced *out)
 {
@@ -19,18 +33,26 @@ int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated,
         reduce_observe_add(&out->obs, r->cn, goals[i], negated[i]);
     out->obs.lassos = lassos;
     budget_t reducing = budget_carve(r->budget, CARVE_MCC_REDUCE);
-    out->red = reduce_build(r->cn, &out->obs, &reducing);
-    net_t *net = out->red ? reduce_net(out->red) : NULL;
-    if (!net || (net->nplaces == r->cn->nplaces && net->ntransitions == r->cn->ntransitions) ||
-        !(out->cn = nc_compile(net))) {
-        mcc_reduced_free(out);
+    if (!reduce_observed_net(r, &reducing, out))
         return 0;
-    }
     if (r->verbose)
         fprintf(stderr, "mck mcc: %s: structural reduction: %u places, %u transitions left of "
                 "%u and %u\n", r->exam, out->cn->nplaces, out->cn->ntransitions, r->cn->nplaces,
                 r->cn->ntransitions);
     return 1;
+}
+
+int mcc_reduce_ctl(const mcc_run *r, const tree_t *const *formulas, size_t n, int lassos,
+                   const budget_t *budget, mcc_reduced *out)
+{
+    memset(out, 0, sizeof *out);
+    if (r->no_reduce || reduce_observe(r->cn, NULL, &out->obs) < 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        reduce_observe_add(&out->obs, r->cn, formulas[i], 0);
+    out->obs.branching = 1;
+    out->obs.lassos = lassos;
+    return reduce_observed_net(r, budget, out);
 }
 
 int mcc_reduced_run(const mcc_reduced *m, mcc_evidence *ev, uint32_t **owned)

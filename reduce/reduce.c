@@ -12,6 +12,8 @@ struct reduction {
     uint32_t *place_map, *trans_map;   /* original -> reduced */
     size_t orig_places, orig_trans;
     uint32_t *seq_start, *seq;         /* reduced transition -> original run */
+    uint32_t *init_seq;                /* fired before the reduced net starts */
+    size_t init_len;
     reduce_stats stats;
 };
 
@@ -29,11 +31,20 @@ static void observe(const tree_t *t, int negated, reduce_observed *obs, uint32_t
         return;
     switch (t->op) {
     case T_DEADLOCK:
+        obs->deadlock = 1;
         if (negated)
             obs->deadlock_negated = 1;
         return;
+    case T_X:
+    case T_EX:
+    case T_AX:
+        obs->next = 1;
+        observe(t->l, negated, obs, np, nt);
+        return;
+    case T_ACTION:   /* which transition each step is: every step is seen */
+        obs->next = 1;
+        /* fall through */
     case T_FIREABLE:
-    case T_ACTION:
         for (uint32_t i = 0; i < t->n; i++)
             if (t->items[i] < nt)
                 obs->transition[t->items[i]] = 1;
@@ -110,6 +121,7 @@ static void rw_free(rw_net *w)
         }
     free(w->t);
     free(w->p);
+    free(w->init_seq);
 }
 
 static int rw_load(rw_net *w, const cnet_t *cn, const reduce_observed *obs)
@@ -117,7 +129,8 @@ static int rw_load(rw_net *w, const cnet_t *cn, const reduce_observed *obs)
     memset(w, 0, sizeof *w);
     w->np = cn->nplaces;
     w->nt = cn->ntransitions;
-    w->deadlock_negated = obs->deadlock_negated;
+    w->keep_sequences = obs->deadlock_negated || obs->next ||
+                        (obs->branching && obs->deadlock);
     w->lassos = obs->lassos;
     w->p = calloc((size_t)w->np + 1, sizeof *w->p);
     w->t = calloc((size_t)w->nt + 1, sizeof *w->t);
@@ -259,13 +272,22 @@ static int build_net(reduction *r, const rw_net *w, const net_t *orig)
                        : nc_create_transition(r->net, NULL, NULL);
         if (i < 0 || add_arcs(r->net, (uint32_t)i, tr, r->place_map) < 0)
             return -1;
-        if (single)
+        /* an observed producer fused with what follows it is enabled
+         * exactly when it was (rules.c, free sequences): its fireability
+         * is the fused transition's */
+        if (single || tr->observed)
             r->trans_map[t] = (uint32_t)i;
         r->seq_start[nt++] = (uint32_t)used;
         memcpy(r->seq + used, tr->seq, (size_t)tr->seqlen * sizeof *r->seq);
         used += tr->seqlen;
     }
     r->seq_start[nt] = (uint32_t)used;
+    if (w->init_len) {
+        if (!(r->init_seq = malloc((size_t)w->init_len * sizeof *r->init_seq)))
+            return -1;
+        memcpy(r->init_seq, w->init_seq, (size_t)w->init_len * sizeof *r->init_seq);
+        r->init_len = w->init_len;
+    }
     return 0;
 }
 
@@ -312,6 +334,7 @@ void reduce_free(reduction *r)
     free(r->trans_map);
     free(r->seq_start);
     free(r->seq);
+    free(r->init_seq);
     free(r);
 }
 
@@ -339,36 +362,56 @@ uint32_t reduce_transition(const reduction *r, uint32_t transition)
     return transition < r->orig_trans ? r->trans_map[transition] : REDUCE_NONE;
 }
 
-static void rename_nodes(const reduction *r, tree_t *t)
+/* An atom keeps its own words: one without source text gets the text it
+ * printed as in the given net, where the indices were the user's, so
+ * that what prints it (a CTL run's parts) names the same places. */
+static int keep_words(tree_t *t)
+{
+    if (t->text)
+        return 0;
+    char *words = tree_to_string(t);
+    int rc = words ? tree_set_text(t, words) : -1;
+    free(words);
+    return rc;
+}
+
+static int rename_nodes(const reduction *r, tree_t *t)
 {
     if (!t)
-        return;
+        return 0;
     switch (t->op) {
     case T_FIREABLE:
     case T_ACTION:
+        if (r->net && keep_words(t) < 0)
+            return -1;
         for (uint32_t i = 0; i < t->n; i++)
             t->items[i] = reduce_transition(r, t->items[i]);
         break;
     case T_BOUND:
+        if (r->net && keep_words(t) < 0)
+            return -1;
         for (uint32_t i = 0; i < t->n; i++)
             t->items[i] = reduce_place(r, t->items[i]);
         break;
     case T_CMP:
+        if (r->net && keep_words(t) < 0)
+            return -1;
         for (uint32_t i = 0; i < t->nterms; i++)
             t->terms[i].place = reduce_place(r, t->terms[i].place);
         break;
     default:
         break;
     }
-    rename_nodes(r, t->l);
-    rename_nodes(r, t->r);
+    return rename_nodes(r, t->l) < 0 ? -1 : rename_nodes(r, t->r);
 }
 
 tree_t *reduce_formula(const reduction *r, const tree_t *f)
 {
     tree_t *copy = tree_copy(f);
-    if (copy)
-        rename_nodes(r, copy);
+    if (copy && rename_nodes(r, copy) < 0) {
+        tree_free(copy);
+        return NULL;
+    }
     return copy;
 }
 
@@ -384,14 +427,18 @@ int reduce_map_run(const reduction *r, const uint32_t *run, size_t len, uint32_t
         *outlen = len;
         return 0;
     }
-    size_t total = 0, nt = r->net->ntransitions;
+    size_t total = r->init_len, nt = r->net->ntransitions;
     for (size_t i = 0; i < len; i++)
         if (run[i] < nt)
             total += r->seq_start[run[i] + 1] - r->seq_start[run[i]];
     *out = malloc((total + 1) * sizeof **out);
     if (!*out)
         return -1;
-    size_t n = 0, newloop = loop ? *loop : 0;
+    /* the steps that lead the given net to the reduced one's start come
+     * first; a loop from the start closes after them */
+    size_t n = r->init_len, newloop = loop ? *loop : 0;
+    if (n)
+        memcpy(*out, r->init_seq, n * sizeof **out);
     for (size_t i = 0; i < len; i++) {
         if (loop && i == *loop)
             newloop = n;
@@ -406,4 +453,19 @@ int reduce_map_run(const reduction *r, const uint32_t *run, size_t len, uint32_t
         *loop = newloop;
     *outlen = n;
     return 0;
+}
+
+size_t reduce_map_index(const reduction *r, const uint32_t *run, size_t len, size_t pos)
+{
+    if (!r->net)
+        return pos;
+    /* a part due at the start begins before the steps that lead to the
+     * reduced net's start: they change nothing it observes */
+    if (pos == 0)
+        return 0;
+    size_t n = r->init_len, nt = r->net->ntransitions;
+    for (size_t i = 0; i < len && i < pos; i++)
+        if (run[i] < nt)
+            n += r->seq_start[run[i] + 1] - r->seq_start[run[i]];
+    return n;
 }

@@ -346,9 +346,10 @@ long rw_duplicate_transitions(rw_net *w)
 #define FUSE_EFF_MAX ((int64_t)1 << 40)
 #define FUSE_MAX_TOKENS 8
 
-/* p's only user (consumer or reader) when it needs exactly one token of p
- * and nothing else, adds only to places nobody observes, and is itself not
- * observed; else REDUCE_NONE. */
+/* p's only user (consumer or reader) when it takes what it needs of p
+ * (any number of tokens, the same it needs) and needs nothing else, adds
+ * only to places nobody observes, and is itself not observed; else
+ * REDUCE_NONE. */
 static uint32_t free_user(rw_net *w, const columns *c, uint32_t p)
 {
     uint32_t u = REDUCE_NONE;
@@ -364,7 +365,8 @@ static uint32_t free_user(rw_net *w, const columns *c, uint32_t p)
         return REDUCE_NONE;
     for (uint32_t i = 0; i < w->t[u].n; i++) {
         const rw_entry *e = &w->t[u].e[i];
-        if (e->place == p ? (e->need != 1 || e->eff != -1)
+        if (e->place == p ? (e->need == 0 || e->need > (nc_count)FUSE_EFF_MAX ||
+                             e->eff != -(int64_t)e->need)
                           : (e->need != 0 || e->eff <= 0 || e->eff > FUSE_EFF_MAX ||
                              w->p[e->place].visible))
             return REDUCE_NONE;
@@ -391,7 +393,8 @@ static int fuse(rw_trans *h, const rw_trans *u, int64_t k)
             x = (rw_entry){u->e[j].place, 0, k * u->e[j].eff};
             j++;
         } else {
-            /* u needs only p, which h has just filled: h's needs stand */
+            /* u needs only p, which h has just filled with what the k
+             * firings of u take: h's needs stand */
             x = (rw_entry){h->e[i].place, h->e[i].need, h->e[i].eff + k * u->e[j].eff};
             i++;
             j++;
@@ -414,6 +417,30 @@ static int fuse(rw_trans *h, const rw_trans *u, int64_t k)
     return 0;
 }
 
+/* u fired k times on the initial marking, whose place it takes from is
+ * then empty: the working net starts where the given one does after
+ * those steps (w->init_seq), a marking that agrees with the given start on
+ * everything observed and leads to the same choices (reduce.h).  0, or
+ * -1 on no memory. */
+static int fire_at_start(rw_net *w, const rw_trans *u, uint32_t k)
+{
+    size_t need = (size_t)w->init_len + (size_t)k * u->seqlen;
+    if (need > w->init_cap) {
+        uint32_t *seq = realloc(w->init_seq, need * sizeof *seq);
+        if (!seq)
+            return -1;
+        w->init_seq = seq;
+        w->init_cap = (uint32_t)need;
+    }
+    for (uint32_t r = 0; r < k; r++) {
+        memcpy(w->init_seq + w->init_len, u->seq, (size_t)u->seqlen * sizeof *u->seq);
+        w->init_len += u->seqlen;
+        for (uint32_t i = 0; i < u->n; i++)
+            w->p[u->e[i].place].initial += (nc_count)u->e[i].eff;
+    }
+    return 0;
+}
+
 /* One pass: every place whose neighbourhood no fusion of this pass has
  * touched yet (the columns are from the pass's start). */
 static long free_sequences_pass(rw_net *w)
@@ -428,13 +455,24 @@ static long free_sequences_pass(rw_net *w)
     }
     long removed = 0;
     for (uint32_t p = 0; p < w->np; p++) {
-        if (!w->p[p].alive || w->p[p].visible || w->p[p].initial || dirty[p])
+        if (!w->p[p].alive || w->p[p].visible || dirty[p])
             continue;
         uint32_t u = free_user(w, &c, p);
         if (u == REDUCE_NONE)
             continue;
         rw_trans *ut = &w->t[u];
-        int ok = 1, producers = 0;
+        /* p starts with and every producer adds a multiple of what u takes,
+         * so p holds a multiple of it: marked means u is enabled */
+        int64_t take = (int64_t)rw_find(ut, p)->need;
+        nc_count start = w->p[p].initial;
+        int ok = start % (nc_count)take == 0 && start / (nc_count)take <= FUSE_MAX_TOKENS &&
+                 w->init_len + start / (nc_count)take * ut->seqlen <= RW_MAX_SEQ,
+            producers = 0;
+        /* what firing u at the start adds must fit a count */
+        for (uint32_t i = 0; i < ut->n && ok && start; i++)
+            ok = ut->e[i].eff <= 0 ||
+                 w->p[ut->e[i].place].initial <=
+                     NC_COUNT_MAX - (nc_count)ut->e[i].eff * (start / (nc_count)take);
         for (uint32_t i = 0; i < ut->n && ok; i++)
             ok = !dirty[ut->e[i].place];
         for (uint32_t i = c.start[p]; i < c.start[p + 1] && ok; i++) {
@@ -443,18 +481,23 @@ static long free_sequences_pass(rw_net *w)
                 continue;
             int64_t k = rw_find(h, p)->eff;
             producers++;
-            ok = !h->observed && k > 0 && k <= FUSE_MAX_TOKENS &&
-                 h->seqlen + (uint64_t)k * ut->seqlen <= RW_MAX_SEQ;
+            ok = k > 0 && k % take == 0 && k / take <= FUSE_MAX_TOKENS &&
+                 h->seqlen + (uint64_t)(k / take) * ut->seqlen <= RW_MAX_SEQ;
             for (uint32_t j = 0; j < h->n && ok; j++)
                 ok = h->e[j].eff < FUSE_EFF_MAX && h->e[j].eff > -FUSE_EFF_MAX;
         }
-        if (!ok || !producers)
+        if (!ok || (!producers && !start))
             continue;
+        if (start && fire_at_start(w, ut, (uint32_t)(start / (nc_count)take)) < 0) {
+            free(dirty);
+            columns_free(&c);
+            return -1;
+        }
         for (uint32_t i = c.start[p]; i < c.start[p + 1]; i++) {
             if (c.t[i] == u)
                 continue;
             rw_trans *h = &w->t[c.t[i]];
-            if (fuse(h, ut, rw_find(h, p)->eff) < 0) {
+            if (fuse(h, ut, rw_find(h, p)->eff / take) < 0) {
                 free(dirty);
                 columns_free(&c);
                 return -1;
@@ -476,7 +519,7 @@ static long free_sequences_pass(rw_net *w)
  * call rather than one step per round of all the rules. */
 long rw_free_sequences(rw_net *w)
 {
-    if (w->deadlock_negated)
+    if (w->keep_sequences)
         return 0;
     long total = 0, n;
     do {

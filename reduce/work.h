@@ -34,7 +34,13 @@ typedef struct rw_net {
     uint32_t nt;
     rw_place *p;
     uint32_t np;
-    int deadlock_negated;
+    /* free sequences would show (reduce.h): the formula asks "not
+     * deadlock", has a next-step operator, or is branching with a deadlock */
+    int keep_sequences;
+    /* the original transitions fired on the given initial marking to
+     * reach the working net's (free sequences whose place starts marked) */
+    uint32_t *init_seq;
+    uint32_t init_len, init_cap;
     int lassos;                /* reduce_observed.lassos */
     unsigned implicit_tries;   /* linear programs solved so far */
     double until;              /* lpg_now() by which the rules stop */
