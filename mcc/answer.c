@@ -111,6 +111,7 @@ static void line(const char *head, const char *id, const char *value, const char
     }
     printf("%s %s %s TECHNIQUES %s\n", head, id, value, techniques);
     fflush(stdout);
+    mcc_portfolio_printed(id);
 }
 
 int mcc_answer_bool_shown(const char *id, int value, const char *techniques,

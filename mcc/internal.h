@@ -157,6 +157,9 @@ size_t mcc_portfolio_finish(mcc_run *r);
 /* answer.c: 1 when this process may print id (always without a
  * portfolio), 0 when the other one did. */
 int mcc_portfolio_claim(const char *id);
+/* answer.c, once id's line is out: the other process may be stopped now
+ * without losing it. */
+void mcc_portfolio_printed(const char *id);
 /* Whether either process answered id: the search for it can stop. */
 int mcc_portfolio_answered(const char *id);
 

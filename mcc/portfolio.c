@@ -53,6 +53,9 @@ typedef struct shared_answers {
     struct {
         char id[SHARED_ID];
         int claimed;
+        /* its line is out: claimed is set before the line is printed,
+         * and a process stopped in between must not lose it */
+        int printed;
     } v[SHARED_VALUES];
 } shared_answers;
 
@@ -102,6 +105,17 @@ int mcc_portfolio_claim(const char *id)
     }
     unlock();
     return won;
+}
+
+void mcc_portfolio_printed(const char *id)
+{
+    if (!shared)
+        return;
+    lock();
+    int i = find(id);
+    if (i >= 0)
+        shared->v[i].printed = 1;
+    unlock();
 }
 
 int mcc_portfolio_answered(const char *id)
@@ -254,14 +268,14 @@ int mcc_portfolio_start(mcc_run *r, const char *path, int ltl, size_t n)
     return 1;
 }
 
-static size_t claimed_total(void)
+static size_t printed_total(void)
 {
     lock();
-    size_t claimed = 0;
+    size_t printed = 0;
     for (uint32_t i = 0; i < shared->n; i++)
-        claimed += (size_t)shared->v[i].claimed;
+        printed += (size_t)shared->v[i].printed;
     unlock();
-    return claimed;
+    return printed;
 }
 
 size_t mcc_portfolio_finish(mcc_run *r)
@@ -271,14 +285,14 @@ size_t mcc_portfolio_finish(mcc_run *r)
     int status;
     /* the second process may still answer what this one left open */
     while (waitpid(child, &status, WNOHANG) == 0) {
-        if (claimed_total() >= values || budget_expired(r->budget)) {
+        if (printed_total() >= values || budget_expired(r->budget)) {
             kill(child, SIGKILL);
             waitpid(child, &status, 0);
             break;
         }
         usleep(20000);
     }
-    size_t n = claimed_total();
+    size_t n = printed_total();
     child = -1;
     munmap(shared, sizeof *shared);
     shared = NULL;
