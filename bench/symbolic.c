@@ -1,9 +1,12 @@
-/* Benchmark (not a test): the symbolic engine's two ways to the reachable
- * set on PNML nets, chaining and breadth-first images, each in its own
- * manager with the same layout, and chaining in FORCE's order; prints one line per net and way: seconds
- * (the reachable set alone, without the layout's linear programs), the
- * number of markings and the diagram's nodes.  Built and run by
- * bench/symbolic.sh. */
+/* Benchmark (not a test): the symbolic engine's ways to the reachable set
+ * on PNML nets, each in its own manager: chaining as the checker does it
+ * (the layout chosen from the widths, closures after SYM_CLOSURE_AFTER
+ * rounds), breadth-first images, chaining in FORCE's order, without
+ * closures, with closures from the start, and with each place's bits
+ * together and interleaved whatever the widths; prints one line per net
+ * and way: seconds (the reachable set alone, without the layout's linear
+ * programs), the number of markings and the diagram's nodes.  Built and
+ * run by bench/symbolic.sh. */
 #include "base/clock.h"
 #include "checkers/symbolic.h"
 #include "engine/onehot.h"
@@ -29,22 +32,39 @@ int main(int argc, char **argv)
         uint8_t *bits = placebits(cn, &run);
         uint32_t ng = 0;
         uint32_t *group = bits ? onehot_groups(cn, bits, seconds, &ng) : NULL;
-        static const char *ways[3] = {"chaining", "bfs", "chaining-force"};
-        for (int way = 0; bits && way < 3; way++) {
+        static const struct {
+            const char *name;
+            sym_strategy how;
+            sym_order order;
+            sym_bits layout;
+            uint32_t closure_after;
+        } ways[] = {
+            {"chaining", SYM_CHAINING, SYM_ORDER_NET, SYM_BITS_AUTO, SYM_CLOSURE_AFTER},
+            {"bfs", SYM_BFS, SYM_ORDER_NET, SYM_BITS_AUTO, SYM_CLOSURE_AFTER},
+            {"chaining-force", SYM_CHAINING, SYM_ORDER_FORCE, SYM_BITS_AUTO, SYM_CLOSURE_AFTER},
+            {"chaining-no-closures", SYM_CHAINING, SYM_ORDER_NET, SYM_BITS_AUTO, UINT32_MAX},
+            {"chaining-closures-at-once", SYM_CHAINING, SYM_ORDER_NET, SYM_BITS_AUTO, 0},
+            {"chaining-blocks", SYM_CHAINING, SYM_ORDER_NET, SYM_BITS_BLOCKS, SYM_CLOSURE_AFTER},
+            {"chaining-interleaved", SYM_CHAINING, SYM_ORDER_NET, SYM_BITS_INTERLEAVED,
+             SYM_CLOSURE_AFTER},
+        };
+        for (size_t way = 0; bits && way < sizeof ways / sizeof ways[0]; way++) {
             budget_t b = budget_restart(&run);
             char why[160];
-            sym_t *s = sym_new(cn, bits, group, ng, way == 2 ? SYM_ORDER_FORCE : SYM_ORDER_NET, &b,
-                               why, sizeof why);
+            sym_t *s = sym_new(cn, bits, group, ng, ways[way].order, ways[way].layout, &b, why,
+                               sizeof why);
             if (!s) {
-                printf("%s %s - %s\n", argv[i], ways[way], why);
+                printf("%s %s - %s\n", argv[i], ways[way].name, why);
                 continue;
             }
+            sym_set_closure_after(s, ways[way].closure_after);
             double t0 = mono_now();
-            sym_status st = sym_explore(s, way == 1 ? SYM_BFS : SYM_CHAINING);
+            sym_status st = sym_explore(s, ways[way].how);
             double t = mono_now() - t0;
             char *n = st == SYM_DONE ? sym_count_states(s) : NULL;
-            printf("%s %s %.3f %s %zu\n", argv[i], ways[way], t,
-                   n ? n : sym_reason(s), sym_nodes(s));
+            printf("%s %s %.3f %s %zu (%s, %u closures)\n", argv[i], ways[way].name, t,
+                   n ? n : sym_reason(s), sym_nodes(s),
+                   sym_interleaved(s) ? "interleaved" : "side by side", sym_closures(s));
             free(n);
             sym_free(s);
         }

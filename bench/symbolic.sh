@@ -1,9 +1,11 @@
 #!/bin/sh
 # Benchmark (not a test): builds bench/symbolic.c against libmck.a (run
 # make first) and times the symbolic engine's chaining against its
-# breadth-first images on MCC nets: seconds, markings, nodes of the set.
+# breadth-first images, FORCE's order, chaining without closures or with
+# them from the start, and the bits side by side or interleaved, on MCC
+# nets: seconds, markings, nodes of the set.
 # Usage: bench/symbolic.sh SECONDS MODEL.pnml...
-case $1 in -h|--help|'') sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case $1 in -h|--help|'') sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(mktemp) || exit 2
 trap 'rm -f "$bin"' EXIT

@@ -33,7 +33,7 @@ sym_t *symbolic_open(const cnet_t *cn, const budget_t *budget, char *why, size_t
      * DNAwalker-PT-10ringRL, and answered no net that net order missed */
     uint32_t ngroups = 0;
     uint32_t *group = onehot_groups(cn, bits, budget_seconds(&onehot), &ngroups);
-    sym_t *s = sym_new(cn, bits, group, ngroups, SYM_ORDER_NET, budget, why, whylen);
+    sym_t *s = sym_new(cn, bits, group, ngroups, SYM_ORDER_NET, SYM_BITS_AUTO, budget, why, whylen);
     free(bits);
     free(group);
     return s;

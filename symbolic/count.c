@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Current variables at levels [a, b): the even ones (levels are variables:
- * BuDDy never reorders here). */
+/* Current variables at levels [a, b): the multiples of VARS_PER_BIT
+ * (levels are variables: BuDDy never reorders here). */
 static unsigned long curs_between(int a, int b)
 {
-    return (unsigned long)((b + 1) / 2 - (a + 1) / 2);
+    return (unsigned long)((b + VARS_PER_BIT - 1) / VARS_PER_BIT -
+                           (a + VARS_PER_BIT - 1) / VARS_PER_BIT);
 }
 
 /* A counted node's number, and the room GMP holds for it: the room is

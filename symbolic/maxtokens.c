@@ -11,7 +11,7 @@
  * into prefix[] so that skipped levels (free bits) count as set. */
 static int max_weight(sym_t *s, BDD f, uint64_t *out)
 {
-    int levels = (int)(2 * s->nbits);
+    int levels = (int)(VARS_PER_BIT * s->nbits);
     size_t nodes = (size_t)bdd_getallocnum(), nprefix = (size_t)levels + 2;
     uint64_t *prefix = NULL, *best = NULL;
     uint8_t *done = NULL;

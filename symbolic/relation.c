@@ -110,7 +110,7 @@ int sym_make_relation(sym_t *s, uint32_t t, uint8_t *seen, int *cvars, int *nvar
     for (uint32_t i = cn->need_start[t]; i < cn->need_start[t + 1]; i++) {
         uint32_t p = cn->need_place[i];
         const blk *b = &s->blocks[s->block_of[p]];
-        r->top = b->first < r->top ? b->first : r->top;
+        r->top = b->top < r->top ? b->top : r->top;
         if (!b->places)
             and_take(&r->en, sym_place_ge(s, p, cn->need_weight[i]));
     }
@@ -125,7 +125,7 @@ int sym_make_relation(sym_t *s, uint32_t t, uint8_t *seen, int *cvars, int *nvar
             if (seen[bi] || (!pass && !b->places))
                 continue;
             seen[bi] = 1;
-            r->top = b->first < r->top ? b->first : r->top;
+            r->top = b->top < r->top ? b->top : r->top;
             BDD cond, rel, ovf;
             int moved = 0;
             if (b->places) {

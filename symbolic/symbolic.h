@@ -3,14 +3,18 @@
  *
  * The encoding: each block (a place, or a one-hot group of places that
  * always hold one token between them, engine/onehot.h) is an unsigned
- * number of ceil(log2(bound + 1)) variables, most significant first (the
- * group's: which of its places holds the token).  Blocks are in net order
- * of their first place: a static order from the structure, since nets are
- * usually written with related places close together.  Every bit has a
- * current and a next variable, interleaved, so that "next = current + d"
- * stays linear in the number of bits.  Each transition has one relation
- * over the blocks it changes, with its enabling condition over those it
- * needs; the others are left out and untouched by its image.
+ * number of ceil(log2(bound + 1)) variables (the group's: which of its
+ * places holds the token).  Blocks are in net order of their first place:
+ * a static order from the structure, since nets are usually written with
+ * related places close together.  A block's bits are side by side, most
+ * significant first, unless the places' bits are interleaved (sym_bits):
+ * then all places' most significant bits come first, then the next ones,
+ * and so on, the groups whole at the end.  Every bit has a current and a
+ * next variable beside each other, so that "next = current + d" stays
+ * linear in the number of bits (and a third for composing relations,
+ * closure.c).  Each transition has one relation over the blocks it
+ * changes, with its enabling condition over those it needs; the others
+ * are left out and untouched by its image.
  *
  * The bounds come from the caller (the checker row takes them from
  * engine/placebits.h): this engine uses base/ only, and trusts them no
@@ -37,14 +41,22 @@ typedef enum { SYM_DONE, SYM_FOUND, SYM_GAVE_UP } sym_status;
 
 /* How the reachable set is computed: chaining fires the transitions
  * grouped by the topmost variable they touch, bottom group first, each
- * group to its own fixpoint before the next, until nothing changes;
- * breadth-first takes the image of all transitions at once, layer by
- * layer (and is what witnesses are walked back on). */
+ * group to its own fixpoint before the next, until nothing changes; a
+ * transition that keeps adding markings round after round is fired by its
+ * closure (any number of times in a row) from then on.  Breadth-first
+ * takes the image of all transitions at once, layer by layer (and is what
+ * witnesses are walked back on). */
 typedef enum { SYM_CHAINING, SYM_BFS } sym_strategy;
 
 /* The order of the blocks: the net's, or FORCE's (places moved towards
  * the transitions that touch them, order.c). */
 typedef enum { SYM_ORDER_NET, SYM_ORDER_FORCE } sym_order;
+
+/* Where the places' bits go: each block's side by side, interleaved by
+ * significance, or chosen from the widths (layout.c: interleaved when
+ * most bits belong to places of many tokens, whose sums in blocks side by
+ * side take a node per value of the partial sum). */
+typedef enum { SYM_BITS_AUTO, SYM_BITS_BLOCKS, SYM_BITS_INTERLEAVED } sym_bits;
 
 /* A diagram manager for cn with widths bits[p] (proven bounds: each place
  * holds at most 2^bits[p] - 1 tokens in every reachable marking) and,
@@ -52,8 +64,15 @@ typedef enum { SYM_ORDER_NET, SYM_ORDER_FORCE } sym_order;
  * none) that onehot_group_holds proved.  NULL with the reason in why when
  * it cannot start (no memory within budget, BuDDy in use). */
 sym_t *sym_new(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uint32_t ngroups,
-               sym_order order, const budget_t *budget, char *why, size_t whylen);
+               sym_order order, sym_bits layout, const budget_t *budget, char *why,
+               size_t whylen);
 void sym_free(sym_t *s);
+
+/* Chaining fires a transition by its closure once it has added markings
+ * in this many rounds in a row (default SYM_CLOSURE_AFTER; 0: from the
+ * start, UINT32_MAX: never), for comparisons and tests. */
+#define SYM_CLOSURE_AFTER 32
+void sym_set_closure_after(sym_t *s, uint32_t rounds);
 
 /* The goal of sym_explore: a deadlock, or a state formula (no temporal
  * operator, no action, no bound).  0, or -1: the formula is not one
@@ -93,5 +112,9 @@ int sym_max_tokens(sym_t *s, uint64_t *in_place, uint64_t *per_marking);
 const char *sym_reason(const sym_t *s);
 /* Nodes of the reachable set's diagram, for -v. */
 size_t sym_nodes(const sym_t *s);
+/* For -v and the tests: whether the places' bits are interleaved, and how
+ * many transitions chaining fires by their closures. */
+int sym_interleaved(const sym_t *s);
+uint32_t sym_closures(const sym_t *s);
 
 #endif

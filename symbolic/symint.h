@@ -22,7 +22,8 @@
 typedef unsigned __int128 u128;
 
 typedef struct blk {
-    uint32_t first;     /* global number of its most significant bit */
+    uint32_t *at;       /* per bit (0: least significant), its global number */
+    uint32_t top;       /* the smallest of them: the block's topmost bit */
     uint32_t width;
     uint32_t n;         /* 1 for a place; a group's number of places */
     uint32_t *places;   /* a group's places (value i: places[i] has the token) */
@@ -32,9 +33,11 @@ typedef struct trel {
     BDD en;             /* enabled, over current variables */
     BDD rel;            /* enabled, and the next values of the blocks it changes */
     BDD ovf;            /* enabled where firing would pass a block's width */
+    BDD star;           /* fired once or more in a row (closure.c); false: not made */
     BDD curcube, nxtcube;
     bddPair *to_nxt;    /* made by the first witness that needs it */
     uint32_t top;       /* the topmost bit it reads or changes */
+    uint32_t streak;    /* chaining's rounds in a row in which it added markings */
     int moves;          /* changes some block (else its image adds nothing) */
 } trel;
 
@@ -44,10 +47,14 @@ struct sym {
     size_t count_bytes;            /* for the walks that count (symbolic.count) */
     uint32_t nblocks, nbits, ngroups;
     blk *blocks;
+    uint32_t *bit_at;              /* the blocks' at[], one array */
+    int interleaved;               /* the places' bits by significance (layout.c) */
     uint32_t *block_of, *pos_in;   /* per place: its block, its value in a group */
     trel *tr;
     uint32_t *order;                /* the moving transitions, bottom group first */
     uint32_t nmoving;
+    uint32_t closure_after;         /* sym_set_closure_after */
+    uint32_t nclosures;             /* transitions fired by their closures */
     BDD init, reach, goal, allcur;
     /* every next variable to its current one: an image has next variables
      * only for the blocks its transition changes, so one pair serves all */
@@ -105,13 +112,18 @@ static inline void or_take(BDD *acc, BDD b)
     drop(b);
 }
 
-static inline int cur_var(uint32_t bit) { return (int)(2 * bit); }
-static inline int nxt_var(uint32_t bit) { return (int)(2 * bit + 1); }
+/* Each bit has three variables side by side: its current value, its next
+ * value, and a third that composing a relation with itself needs for the
+ * value between two steps (closure.c). */
+#define VARS_PER_BIT 3
+static inline int cur_var(uint32_t bit) { return (int)(VARS_PER_BIT * bit); }
+static inline int nxt_var(uint32_t bit) { return (int)(VARS_PER_BIT * bit + 1); }
+static inline int mid_var(uint32_t bit) { return (int)(VARS_PER_BIT * bit + 2); }
 
 /* Bit i (0: least significant) of block b, as a variable. */
 static inline int block_var(const blk *b, uint32_t i, int next)
 {
-    uint32_t bit = b->first + b->width - 1 - i;
+    uint32_t bit = b->at[i];
     return next ? nxt_var(bit) : cur_var(bit);
 }
 
@@ -119,7 +131,7 @@ static inline int block_var(const blk *b, uint32_t i, int next)
  * the terminals below every variable. */
 static inline int level_of(const sym_t *s, BDD n)
 {
-    return n == bdd_false() || n == bdd_true() ? (int)(2 * s->nbits) : bdd_var(n);
+    return n == bdd_false() || n == bdd_true() ? (int)(VARS_PER_BIT * s->nbits) : bdd_var(n);
 }
 
 /* ---- a block's values as diagrams and bit vectors (encoding.c) ---- */
@@ -147,7 +159,7 @@ uint32_t *sym_force_order(const cnet_t *cn);
 /* The blocks, their widths and first bits, in order: 0, -1 (no memory) or
  * -2 (more bits than BuDDy has variables). */
 int sym_make_blocks(sym_t *s, const uint8_t *bits, const uint32_t *group, uint32_t ngroups,
-                    sym_order order);
+                    sym_order order, sym_bits layout);
 
 /* ---- the transitions (relation.c) ---- */
 
@@ -162,6 +174,13 @@ int sym_sort_order(sym_t *s);
 /* The successors of from by t, and its predecessors in to, referenced. */
 BDD sym_image(const sym_t *s, BDD from, uint32_t t);
 BDD sym_preimage(sym_t *s, BDD to, uint32_t t);
+
+/* ---- closures (closure.c) ---- */
+
+/* Transition t's closure into s->tr[t].star.  0, or -1 (sym_reason). */
+int sym_make_closure(sym_t *s, uint32_t t);
+/* The successors of from by t fired once or more in a row, referenced. */
+BDD sym_image_star(const sym_t *s, BDD from, uint32_t t);
 
 /* ---- goals (goal.c) ---- */
 

@@ -1,13 +1,16 @@
 /* The symbolic checker and engine against the explicit search: on random
- * nets (weights, read arcs, self-loops, some unbounded) and on random
- * nets of state machines (whose one-hot groups become one number each)
- * they must give the same dl and reach answers, every symbolic witness
- * must replay by replay.h's own firing rule into the goal, and the exact
- * counts (markings, edges, most tokens in a place and in a marking) must
- * be the explicit search's, by chaining and by breadth-first images, with
- * and without the groups, in the net's order and in FORCE's.  A budget
- * too small for the diagrams ends in UNKNOWN, never in an exit, and one
- * too small for the walks that count them in no number and the reason. */
+ * nets (weights, read arcs, self-loops, some unbounded), on random nets
+ * of state machines (whose one-hot groups become one number each) and on
+ * nets of pools of many tokens (whose bits the engine interleaves, and
+ * whose transitions chaining fires by their closures) they must give the
+ * same dl and reach answers, every symbolic witness must replay by
+ * replay.h's own firing rule into the goal, and the exact counts
+ * (markings, edges, most tokens in a place and in a marking) must be the
+ * explicit search's, by chaining and by breadth-first images, with and
+ * without the groups, in the net's order and in FORCE's, the bits side by
+ * side and interleaved, closures from the start or never.  A budget too
+ * small for the diagrams ends in UNKNOWN, never in an exit, and one too
+ * small for the walks that count them in no number and the reason. */
 #include "checkers/symbolic.h"
 #include "engine/explore.h"
 #include "engine/onehot.h"
@@ -60,6 +63,45 @@ static net_t *random_sm_net(void)
     return n;
 }
 
+/* Pools of many tokens: 2 or 3 places share 32 to 50 tokens (a few
+ * thousand markings, for the explicit search's 5000), which transitions
+ * move one or two at a time (so that the pools are bounded by their
+ * sum), some reading a pool or a switch place that two transitions
+ * toggle.  The engine's own choice interleaves their bits, and chaining
+ * takes closures where a transition drains a pool. */
+#define POOL_NETS 60
+
+static net_t *random_pool_net(void)
+{
+    net_t *n = nc_create_net("pools", NULL);
+    uint32_t K = 2 + rnd(2);
+    for (uint32_t k = 0; k < K; k++)
+        nc_create_place(n, NULL, NULL, k == 0 ? 32 + rnd(17) : rnd(3));
+    uint32_t on = K, off = K + 1;
+    nc_create_place(n, NULL, NULL, 1);
+    nc_create_place(n, NULL, NULL, 0);
+    uint32_t T = 2 + rnd(5);
+    for (uint32_t t = 0; t < T; t++) {
+        nc_create_transition(n, NULL, NULL);
+        uint32_t from = rnd(K), to = (from + 1 + rnd(K - 1)) % K, w = 1 + (rnd(4) == 0);
+        nc_create_arc(n, NC_ARC_PT, from, t, w, 0);
+        nc_create_arc(n, NC_ARC_TP, to, t, w, 0);
+        switch (rnd(5)) {
+        case 0: nc_create_arc(n, NC_ARC_READ, rnd(K), t, 1 + rnd(3), 0); break;
+        case 1: nc_create_arc(n, NC_ARC_READ, on, t, 1, 0); break;
+        default: break;
+        }
+    }
+    /* the switch, on and off */
+    for (uint32_t k = 0; k < 2; k++) {
+        uint32_t t = T + k;
+        nc_create_transition(n, NULL, NULL);
+        nc_create_arc(n, NC_ARC_PT, k ? off : on, t, 1, 0);
+        nc_create_arc(n, NC_ARC_TP, k ? on : off, t, 1, 0);
+    }
+    return n;
+}
+
 static net_t *sm_or_random(void)
 {
     return rnd(2) ? random_sm_net() : random_net();
@@ -107,18 +149,37 @@ static counts explicit_counts(const cnet_t *cn)
     return c;
 }
 
-/* The counts by the engine: groups as the checker finds them or none,
- * chaining or breadth-first. */
+/* One way of the engine's to the counts: chaining or breadth-first, the
+ * net's order or FORCE's, where the bits go, and after how many rounds
+ * chaining takes a transition's closure. */
+typedef struct way {
+    sym_strategy how;
+    sym_order order;
+    sym_bits layout;
+    uint32_t closure_after;
+} way;
+
+/* What the last symbolic_counts saw: the bits interleaved, closures. */
+static int last_interleaved;
+static uint32_t last_closures;
+
+/* The counts by the engine: groups as the checker finds them or none. */
 static counts symbolic_counts(const cnet_t *cn, const uint8_t *bits, const uint32_t *group,
-                              uint32_t ng, sym_strategy how, sym_order order)
+                              uint32_t ng, way w)
 {
     counts c = {0, 0, 0, 0, 0};
     budget_t b = unit_budget(0, 64u << 20);
     char why[160];
-    sym_t *s = bits ? sym_new(cn, bits, group, ng, order, &b, why, sizeof why) : NULL;
+    sym_t *s = bits ? sym_new(cn, bits, group, ng, w.order, w.layout, &b, why, sizeof why) : NULL;
+    last_interleaved = 0;
+    last_closures = 0;
     if (!s)
         return c;
-    if (sym_explore(s, how) == SYM_DONE) {
+    sym_set_closure_after(s, w.closure_after);
+    sym_status st = sym_explore(s, w.how);
+    last_interleaved = sym_interleaved(s);
+    last_closures = sym_closures(s);
+    if (st == SYM_DONE) {
         char *states = sym_count_states(s), *edges = sym_count_edges(s);
         if (states && edges && sym_max_tokens(s, &c.place, &c.marking) == 0) {
             c.known = 1;
@@ -138,50 +199,112 @@ static int same(counts a, counts b)
            a.marking == b.marking;
 }
 
+/* The ways each net's counts are compared in, with the one-hot groups or
+ * without: the checker's own first; interleaved bits and closures from
+ * the first round (or the second, or never) are not what these small nets
+ * would get, and must count the same. */
+static const struct {
+    way w;
+    int groups;
+} ways[] = {
+    {{SYM_CHAINING, SYM_ORDER_FORCE, SYM_BITS_AUTO, SYM_CLOSURE_AFTER}, 1},
+    {{SYM_BFS, SYM_ORDER_NET, SYM_BITS_AUTO, SYM_CLOSURE_AFTER}, 1},
+    {{SYM_CHAINING, SYM_ORDER_NET, SYM_BITS_AUTO, UINT32_MAX}, 0},
+    {{SYM_BFS, SYM_ORDER_FORCE, SYM_BITS_AUTO, SYM_CLOSURE_AFTER}, 0},
+    {{SYM_CHAINING, SYM_ORDER_NET, SYM_BITS_INTERLEAVED, 0}, 1},
+    {{SYM_CHAINING, SYM_ORDER_FORCE, SYM_BITS_BLOCKS, 1}, 0},
+};
+#define NWAYS (sizeof ways / sizeof ways[0])
+
+typedef struct count_tally {
+    unsigned cases, compared, agree, every_way, grouped, interleaved, closures;
+} count_tally;
+
+/* net's counts by explicit search and by every way; net is freed. */
+static void compare_counts(net_t *net, count_tally *c, const char *label, int i)
+{
+    const cnet_t *cn = nc_compile(net);
+    counts e = explicit_counts(cn);
+    c->cases++;
+    budget_t b = unit_budget(0, 0);
+    uint8_t *bits = placebits(cn, &b);
+    uint32_t ng = 0;
+    uint32_t *group = bits ? onehot_groups(cn, bits, 1.0, &ng) : NULL;
+    c->grouped += ng > 0;
+    if (e.known) {
+        int all = 1, any = 0, every = 1;
+        for (size_t k = 0; k < NWAYS; k++) {
+            counts v = symbolic_counts(cn, bits, ways[k].groups ? group : NULL,
+                                       ways[k].groups ? ng : 0, ways[k].w);
+            if (k == 0) {
+                c->interleaved += last_interleaved;
+                c->closures += last_closures > 0;
+            }
+            any |= v.known;
+            every &= v.known;
+            if (v.known && !same(e, v)) {
+                all = 0;
+                printf("# %s net %d, way %zu: explicit %llu states %llu edges %llu/%llu "
+                       "tokens, symbolic %llu %llu %llu/%llu\n", label, i, k,
+                       (unsigned long long)e.states, (unsigned long long)e.edges,
+                       (unsigned long long)e.place, (unsigned long long)e.marking,
+                       (unsigned long long)v.states, (unsigned long long)v.edges,
+                       (unsigned long long)v.place, (unsigned long long)v.marking);
+            }
+        }
+        c->compared += any;
+        c->agree += any && all;
+        c->every_way += every;
+    }
+    free(bits);
+    free(group);
+    nc_free_net(net);
+}
+
 static void test_counts(void)
 {
-    unsigned cases = 0, compared = 0, agree = 0, grouped = 0;
-    for (int i = 0; i < NETS + SM_NETS; i++) {
-        net_t *net = i < NETS ? random_net() : random_sm_net();
-        const cnet_t *cn = nc_compile(net);
-        counts e = explicit_counts(cn);
-        cases++;
-        budget_t b = unit_budget(0, 0);
-        uint8_t *bits = placebits(cn, &b);
-        uint32_t ng = 0;
-        uint32_t *group = bits ? onehot_groups(cn, bits, 1.0, &ng) : NULL;
-        grouped += i >= NETS && ng > 0;
-        if (e.known) {
-            counts v[4] = {symbolic_counts(cn, bits, group, ng, SYM_CHAINING, SYM_ORDER_FORCE),
-                           symbolic_counts(cn, bits, group, ng, SYM_BFS, SYM_ORDER_NET),
-                           symbolic_counts(cn, bits, NULL, 0, SYM_CHAINING, SYM_ORDER_NET),
-                           symbolic_counts(cn, bits, NULL, 0, SYM_BFS, SYM_ORDER_FORCE)};
-            int all = 1, any = 0;
-            for (int k = 0; k < 4; k++) {
-                any |= v[k].known;
-                if (v[k].known && !same(e, v[k])) {
-                    all = 0;
-                    printf("# net %d, way %d: explicit %llu states %llu edges %llu/%llu tokens, "
-                           "symbolic %llu %llu %llu/%llu\n", i, k,
-                           (unsigned long long)e.states, (unsigned long long)e.edges,
-                           (unsigned long long)e.place, (unsigned long long)e.marking,
-                           (unsigned long long)v[k].states, (unsigned long long)v[k].edges,
-                           (unsigned long long)v[k].place, (unsigned long long)v[k].marking);
-                }
-            }
-            compared += any;
-            agree += any && all;
-        }
-        free(bits);
-        free(group);
-        nc_free_net(net);
-    }
+    count_tally plain = {0}, sm = {0};
+    for (int i = 0; i < NETS + SM_NETS; i++)
+        compare_counts(i < NETS ? random_net() : random_sm_net(), i < NETS ? &plain : &sm,
+                       i < NETS ? "random" : "state-machine", i);
+    unsigned compared = plain.compared + sm.compared, agree = plain.agree + sm.agree;
     CHECK(compared == agree, "counts: states, edges, most tokens agree with explicit on %u of %u "
           "nets, by chaining and breadth-first, with and without one-hot groups, in net and FORCE "
-          "order", agree, compared);
-    CHECK(compared > cases / 2, "counts: most nets compared (%u of %u)", compared, cases);
-    CHECK(grouped > SM_NETS / 3, "counts: one-hot groups found on %u of %u state-machine nets",
-          grouped, SM_NETS);
+          "order, the bits side by side and interleaved, closures from the start or never", agree,
+          compared);
+    CHECK(compared > (plain.cases + sm.cases) / 2, "counts: most nets compared (%u of %u)",
+          compared, plain.cases + sm.cases);
+    CHECK(sm.grouped > SM_NETS / 3, "counts: one-hot groups found on %u of %u state-machine nets",
+          sm.grouped, SM_NETS);
+}
+
+/* Nets of many tokens: the counts agree in every way, the engine's own
+ * way interleaves the bits of most of them and takes closures on some,
+ * and its dl and reach answers and witnesses are the explicit search's. */
+static void test_pools(void)
+{
+    count_tally pools = {0};
+    for (int i = 0; i < POOL_NETS; i++)
+        compare_counts(random_pool_net(), &pools, "pool", i);
+    CHECK(pools.compared == pools.agree && pools.every_way == POOL_NETS,
+          "pools: states, edges, most tokens agree with explicit on %u of %u nets of 32 to 50 "
+          "tokens, counted in every way on %u", pools.agree, pools.compared, pools.every_way);
+    CHECK(pools.interleaved > POOL_NETS * 3 / 4, "pools: the bits interleaved on %u of %u "
+          "(not where small pools have as many bits as the wide one)", pools.interleaved,
+          POOL_NETS);
+    CHECK(pools.closures > POOL_NETS / 4, "pools: closures taken on %u of %u", pools.closures,
+          POOL_NETS);
+    tally dl = {0}, reach = {0};
+    differential(random_pool_net, POOL_NETS, GOALS_PER_NET, 3, symbolic_run, "symbolic", &dl,
+                 &reach);
+    CHECK(dl.agree == dl.cases && reach.agree == reach.cases && dl.replayed == dl.decided &&
+          reach.replayed == reach.decided,
+          "pools: dl and reach agree with explicit on %u and %u of %u and %u cases, and %u "
+          "witnesses replay", dl.agree, reach.agree, dl.cases, reach.cases,
+          dl.replayed + reach.replayed);
+    CHECK(dl.decided == dl.cases && reach.decided > reach.cases / 2,
+          "pools: decided %u of %u dl, %u of %u reach", dl.decided, dl.cases, reach.decided,
+          reach.cases);
 }
 
 static void test_random(void)
@@ -212,12 +335,13 @@ static tree_t *random_ctl(uint32_t P, uint32_t T, int depth)
     return tree_binary(binary[rnd(4)], random_ctl(P, T, depth - 1), random_ctl(P, T, depth - 1));
 }
 
-/* CTL on maximal paths, as the explicit checker's graph evaluation. */
+/* CTL on maximal paths, as the explicit checker's graph evaluation; one
+ * net in five a pool net. */
 static void test_ctl(void)
 {
     unsigned cases = 0, decided = 0, agree = 0;
     for (int i = 0; i < NETS; i++) {
-        net_t *net = sm_or_random();
+        net_t *net = i % 5 == 0 ? random_pool_net() : sm_or_random();
         const cnet_t *cn = nc_compile(net);
         for (int g = 0; g < GOALS_PER_NET; g++) {
             tree_t *f = random_ctl((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
@@ -291,7 +415,9 @@ static void test_limits(void)
     budget_t b = unit_budget(0, 64u << 20);
     uint8_t *bits = placebits(cn, &b);
     char why[160];
-    sym_t *s = bits ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, &small, why, sizeof why) : NULL;
+    sym_t *s = bits ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &small, why,
+                              sizeof why)
+                    : NULL;
     sym_status st = s ? sym_explore(s, SYM_CHAINING) : SYM_DONE;
     CHECK(s && st == SYM_GAVE_UP && !strcmp(sym_reason(s), "memory budget exhausted"),
           "twins in net order in 1 MiB: gave up, \"%s\"", s ? sym_reason(s) : why);
@@ -347,7 +473,8 @@ static void test_count_budget(void)
         size_t bytes = (size_t)((256u << 10) * pow(2.0, k / 8.0));
         budget_t small = unit_budget(0, bytes);
         char why[160];
-        sym_t *s = sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, &small, why, sizeof why);
+        sym_t *s = sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &small, why,
+                           sizeof why);
         if (s && sym_explore(s, SYM_CHAINING) == SYM_DONE) {
             least = bytes;
             states = sym_count_states(s);
@@ -361,7 +488,9 @@ static void test_count_budget(void)
     free(states);
     budget_t room = unit_budget(0, 4 * least);
     char why[160];
-    sym_t *s = least ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, &room, why, sizeof why) : NULL;
+    sym_t *s = least ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &room, why,
+                               sizeof why)
+                     : NULL;
     if (s && sym_explore(s, SYM_CHAINING) == SYM_DONE)
         again = sym_count_states(s);
     CHECK(again && !strcmp(again, "1024"), "and in %zu KiB: %s markings", (4 * least) >> 10,
@@ -425,7 +554,8 @@ static void test_lines(void)
     result_clear(&res);
     budget_t b = unit_budget(0, 0);
     uint8_t *bits = placebits(cn, &b);
-    counts c = symbolic_counts(cn, bits, NULL, 0, SYM_CHAINING, SYM_ORDER_FORCE);
+    way w = {SYM_CHAINING, SYM_ORDER_FORCE, SYM_BITS_AUTO, SYM_CLOSURE_AFTER};
+    counts c = symbolic_counts(cn, bits, NULL, 0, w);
     free(bits);
     CHECK(c.known && c.states == 65536 && c.edges == 8 * 3 * 16384,
           "8 lines of 3 steps: %llu markings, %llu edges", (unsigned long long)c.states,
@@ -441,6 +571,7 @@ int main(void)
     test_limits();
     test_count_budget();
     test_counts();
+    test_pools();
     test_random();
     test_ctl();
     UNIT_DONE();
