@@ -117,7 +117,17 @@ sym_status sym_explore(sym_t *s, sym_strategy how)
         return SYM_GAVE_UP;
     if (sym_hits(s, s->reach))
         return SYM_FOUND;
+    /* one image of a large set can run many seconds past the clock
+     * (HouseConstruction-PT-00050: 11 s past a limit of 45): the guard
+     * stops it at a garbage collection (0.97 s past) */
+    jmp_buf stopped;
+    if (setjmp(stopped)) {
+        sym_unguard();
+        return SYM_GAVE_UP;
+    }
+    sym_guard(s, &stopped);
     sym_status st = how == SYM_BFS ? bfs(s) : chain(s);
+    sym_unguard();
     if (st == SYM_DONE && check_widths(s) < 0)
         return SYM_GAVE_UP;
     if (st != SYM_GAVE_UP && sym_failed(s))

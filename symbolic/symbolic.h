@@ -41,9 +41,10 @@ typedef enum { SYM_DONE, SYM_FOUND, SYM_GAVE_UP } sym_status;
 
 /* How the reachable set is computed: chaining fires the transitions
  * grouped by the topmost variable they touch, bottom group first, each
- * group to its own fixpoint before the next, until nothing changes; a
- * transition that keeps adding markings round after round is fired by its
- * closure (any number of times in a row) from then on.  Breadth-first
+ * group to its own fixpoint before the next, until nothing changes; with
+ * interleaved bits, a transition that keeps adding markings round after
+ * round is fired by its closure (any number of times in a row) from then
+ * on.  Breadth-first
  * takes the image of all transitions at once, layer by layer (and is what
  * witnesses are walked back on). */
 typedef enum { SYM_CHAINING, SYM_BFS } sym_strategy;
@@ -69,8 +70,9 @@ sym_t *sym_new(const cnet_t *cn, const uint8_t *bits, const uint32_t *group, uin
 void sym_free(sym_t *s);
 
 /* Chaining fires a transition by its closure once it has added markings
- * in this many rounds in a row (default SYM_CLOSURE_AFTER; 0: from the
- * start, UINT32_MAX: never), for comparisons and tests. */
+ * in this many rounds in a row (0: from the start, UINT32_MAX: never),
+ * for comparisons and tests.  The default: SYM_CLOSURE_AFTER where the
+ * places' bits are interleaved, never where they are side by side. */
 #define SYM_CLOSURE_AFTER 32
 void sym_set_closure_after(sym_t *s, uint32_t rounds);
 

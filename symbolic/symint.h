@@ -13,6 +13,7 @@
 
 #include <bdd.h>
 #include <bvec.h>
+#include <setjmp.h>
 
 /* BuDDy's variable numbers are below 2^21 (its MAXVAR). */
 #define MAX_VARS 0x1ffffe
@@ -75,6 +76,13 @@ int sym_failed(sym_t *s);
 int sym_stop(sym_t *s);
 /* The reason: "memory budget exhausted". */
 void sym_nomem(sym_t *s);
+/* From sym_guard to sym_unguard, an operation that runs past the clock
+ * (or a signal) is left by longjmp to *to at BuDDy's next garbage
+ * collection, with the reason set: the diagrams held are still valid, but
+ * the references taken since the setjmp are lost, so the caller gives up
+ * and frees the manager. */
+void sym_guard(sym_t *s, jmp_buf *to);
+void sym_unguard(void);
 
 /* ---- referenced results ---- */
 
