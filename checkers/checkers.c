@@ -1,5 +1,6 @@
 /* The checkers' table (checkers.h). */
 #include "checkers/checkers.h"
+#include "checkers/dist.h"
 #include "checkers/explicit.h"
 #include "checkers/reduced.h"
 #include "checkers/stubborn.h"
@@ -34,6 +35,12 @@ static const checker_type checkers[] = {
      "shortest runs, from breadth-first layers walked back; CTL by fixpoints on the "
      "reachable set (no run)",
      "bounded place/transition nets (every place needs a proven bound; else UNKNOWN)"},
+    {"dist", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), dist_accepts, dist_check,
+     "distributed explicit-state search over MPI (mpirun -np N mck check --mpi): markings "
+     "partitioned by hash over the ranks, breadth-first in synchronous levels; witnesses are "
+     "shortest runs, rebuilt from the ranks that own their markings",
+     "bounded place/transition nets (every place needs a proven bound, keys of at most 128 "
+     "bits; else UNKNOWN)"},
 };
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 
