@@ -474,7 +474,7 @@ static void finish(dist_t *d, const agreed *a, result_t *res, uint64_t levels, u
         return;
     double mean = (double)a->states / d->ranks;
     fprintf(stderr,
-            "dist: %d ranks, %llu levels in %llu rounds, %.2f s; states per rank at most "
+            "dist: %d ranks, depth %llu in %llu rounds, %.2f s; states per rank at most "
             "%.3f times the mean\n"
             "dist: sent %llu successors to other ranks (%.1f%% of the edges), %llu bytes "
             "(%zu a successor, %.1f a state)\n",

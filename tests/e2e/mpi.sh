@@ -70,7 +70,7 @@ fi
 
 # whole state spaces (no deadlock): states and edges as one process and
 # the oracle count them
-for inst in Dekker-PT-010 FlexibleBarrier-PT-04a CloudOpsManagement-PT-00002by00001 \
+for inst in Dekker-PT-010 FlexibleBarrier-PT-04a CloudOpsManagement-PT-00002by00001 NeighborGrid-PT-d2n3m1c12 \
             SimpleLoadBal-PT-02; do
     model="$SHARED/mcc/$inst/model.pnml"
     [ -f "$model" ] || { echo "skip - $inst: not in $SHARED/mcc"; continue; }
