@@ -110,8 +110,8 @@ static void run_check(run_result *r, int ranks, const char *args)
     if (fd >= 0)
         close(fd);
     if (ranks)
-        snprintf(cmd, sizeof cmd, "cd '%s' && timeout 120 mpirun -np %d --oversubscribe '%s' "
-                 "check --mpi -v %s 2>'%s'", top, ranks, mck, args, errfile);
+        snprintf(cmd, sizeof cmd, "cd '%s' && timeout 120 mpirun -np %d --oversubscribe "
+                 "--mca mpi_yield_when_idle 1 '%s' check --mpi -v %s 2>'%s'", top, ranks, mck, args, errfile);
     else
         snprintf(cmd, sizeof cmd, "cd '%s' && timeout 120 '%s' check -j 1 -v %s 2>'%s'", top, mck,
                  args, errfile);
