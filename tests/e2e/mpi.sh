@@ -138,6 +138,10 @@ done
 # limits: --mem is per rank, --timeout for the run; either ends every
 # rank in UNKNOWN with the reason, rank 0 saying it, never a hang
 big="$SHARED/mcc/Kanban-PT-00005/model.pnml"
+# a model of 40 million edges runs long enough for a second's limit and a
+# signal on any machine
+long="$SHARED/mcc/HexagonalGrid-PT-126/model.pnml"
+[ -f "$long" ] || long=$big
 if [ -f "$big" ]; then
     out=$(ranks 2 --mem 8 "$big")
     st=$?
@@ -146,7 +150,7 @@ if [ -f "$big" ]; then
             echo "ok - --mem 8 on 2 ranks: UNKNOWN, the rank out of memory named" ;;
         *) echo "not ok - --mem 8 on 2 ranks: exit $st: $out $(head -c 300 "$tmp.err")" ;;
     esac
-    out=$(ranks 3 --timeout 1 "$big")
+    out=$(ranks 3 --timeout 1 "$long")
     st=$?
     case "$st:$out" in
         "3:Result: UNKNOWN (time limit reached)."*) echo "ok - --timeout 1 on 3 ranks: UNKNOWN, time limit reached" ;;
@@ -154,10 +158,7 @@ if [ -f "$big" ]; then
     esac
     # SIGINT to one rank (not to mpirun): every rank stops at the round's
     # agreement, and rank 0 reports how far they got
-    # -v: rank 0's progress lines say when the search runs (every 2 s);
-    # a model of 40 million edges runs long enough for it
-    long="$SHARED/mcc/HexagonalGrid-PT-126/model.pnml"
-    [ -f "$long" ] || long=$big
+    # -v: rank 0's progress lines say when the search runs (every 2 s)
     $limit mpirun -np 2 $mpiflags "$MCK" check --mpi -v "$long" >"$tmp.int" 2>"$tmp.interr" &
     job=$!
     victim=
