@@ -310,6 +310,7 @@ static int run_rank(check_args *a, const checker_type *chk, prop_kind kind)
             return EXIT_ERROR;
         }
         a->xml = NULL;
+        a->quiet = 1;   /* no statistics of its own when interrupted */
     }
     set_limits(a, dist_rank() == 0);
     int rc = run_check(a, chk, kind);

@@ -127,15 +127,14 @@ static int shared_layout(const cnet_t *cn, const check_options *opt, uint8_t **b
         *bits = have[0] ? calloc(P ? P : 1, 1) : NULL;
         *group = have[1] ? calloc(P ? P : 1, sizeof **group) : NULL;
     }
-    /* a rank that could not make room for them says so after the
-     * broadcast, which every rank must join */
+    /* every rank must have room before the broadcasts, whose sizes must
+     * match on all of them */
     uint64_t lost = (have[0] && !*bits) || (have[1] && !*group);
-    uint8_t dummy[1];
-    if (have[0])
-        dist_bcast(*bits ? (void *)*bits : dummy, *bits ? P : 0, 0);
-    if (have[1])
-        dist_bcast(*group ? (void *)*group : dummy, *group ? (size_t)P * sizeof **group : 0, 0);
     dist_max(&lost, 1);
+    if (!lost && have[0])
+        dist_bcast(*bits, P, 0);
+    if (!lost && have[1])
+        dist_bcast(*group, (size_t)P * sizeof **group, 0);
     if (lost || !have[0]) {
         free(*bits);
         free(*group);
