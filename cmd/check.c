@@ -309,8 +309,9 @@ static int run_rank(check_args *a, const checker_type *chk, prop_kind kind)
             dist_stop();
             return EXIT_ERROR;
         }
+        /* not quiet: every rank must want the same runs (proplist.c asks
+         * for them unless quiet), or their records would differ */
         a->xml = NULL;
-        a->quiet = 1;   /* no statistics of its own when interrupted */
     }
     set_limits(a, dist_rank() == 0);
     int rc = run_check(a, chk, kind);

@@ -229,6 +229,16 @@ dist_t *dist_new(const cnet_t *cn, const check_options *opt, int keep_runs, char
                  gone, dist_ranks());
         return NULL;
     }
+    /* the records on the wire carry a transition only when runs are
+     * wanted: ranks given other options (mpirun's MPMD form) would read
+     * one another's records wrongly */
+    uint64_t runs[2] = {keep_runs != 0, keep_runs == 0};
+    dist_max(runs, 2);
+    if (runs[0] && runs[1]) {
+        snprintf(why, whylen, "the ranks were given different options (runs wanted by some, "
+                 "not by others)");
+        return NULL;
+    }
     uint8_t *bits;
     uint32_t *group;
     int layout = shared_layout(cn, opt, &bits, &group);

@@ -191,3 +191,17 @@ if grep -q '^Result: UNKNOWN (rank 1 of 2 ended before the search' "$tmp.out" &&
 else
     echo "not ok - a rank without the model: exit $st: $(head -c 300 "$tmp.out") $(head -c 300 "$tmp.err")"
 fi
+
+# ranks given different options (MPMD again): runs wanted by rank 0 only
+# would make their records differ; every property answers UNKNOWN, saying so
+prop="$SHARED/mcc/Dekker-PT-010/ReachabilityFireability.xml"
+if [ -f "$prop" ]; then
+    $limit mpirun $mpiflags -np 1 "$MCK" check --mpi "$model" "$prop" : \
+        -np 1 "$MCK" check --mpi -q "$model" "$prop" >"$tmp.out" 2>"$tmp.err"
+    n=$(grep -c 'UNKNOWN (the ranks were given different options' "$tmp.out")
+    if [ "$n" -ge 10 ] && [ "$n" = "$(grep -c '^Property' "$tmp.out")" ]; then
+        echo "ok - ranks with different options: $n properties UNKNOWN, saying why"
+    else
+        echo "not ok - ranks with different options: $(head -c 300 "$tmp.out") $(head -c 300 "$tmp.err")"
+    fi
+fi
