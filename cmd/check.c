@@ -66,12 +66,14 @@ typedef struct check_args {
     int mpi;                /* --mpi: one rank of the distributed search */
     double seconds;         /* --timeout */
     size_t bytes;           /* --mem */
+    int silent;             /* a rank of an MPI job but rank 0: prints no statistics */
 } check_args;
 
 /* The limits, and what -v and a terminal are told.  Only rank 0 of an MPI
  * job speaks (run_rank): it comes after MPI is started. */
 static void set_limits(check_args *a, int speaks)
 {
+    a->silent = !speaks;
     if (!speaks)
         a->verbose = 0;
     nc_set_verbosity(a->verbose);
@@ -279,7 +281,7 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
                            budget_elapsed(a->budget));
     }
     /* a user who stopped a run wants to know how far it got */
-    if (a->verbose || (*a->budget->interrupted && !a->quiet))
+    if (a->verbose || (*a->budget->interrupted && !a->quiet && !a->silent))
         report_statistics(stderr, &res);
     if (a->xml && write_verdict_file(a->xml, net, a->property, kind, &res) < 0)
         rc = EXIT_ERROR;

@@ -179,6 +179,28 @@ if [ -f "$big" ]; then
     fi
 fi
 
+# Ctrl-C on mpirun: Open MPI passes SIGINT to every rank; rank 0 alone
+# reports, with the statistics so far (mpirun's own status is its own)
+if [ -f "$big" ]; then
+    $limit mpirun -np 2 $mpiflags "$MCK" check --mpi -v "$long" >"$tmp.int" 2>"$tmp.interr" &
+    job=$!
+    i=0
+    while [ $i -lt 300 ] && ! grep -q '^dist: [0-9]* states' "$tmp.interr"; do
+        sleep 0.2
+        i=$((i + 1))
+    done
+    launcher=$(pgrep -f "^mpirun -np 2 $mpiflags $MCK check --mpi -v $long" | head -n 1)
+    [ -n "$launcher" ] && kill -INT "$launcher"
+    wait "$job"
+    if [ -n "$launcher" ] && grep -q '^Result: UNKNOWN (interrupted)' "$tmp.int" &&
+       [ "$(grep -c '^states:' "$tmp.interr")" = 1 ]; then
+        echo "ok - SIGINT to mpirun: UNKNOWN (interrupted), rank 0's statistics once"
+    else
+        echo "not ok - SIGINT to mpirun ($launcher): $(head -c 300 "$tmp.int")" \
+             "$(grep -c '^states:' "$tmp.interr") statistics"
+    fi
+fi
+
 # a rank that cannot read the model (MPMD: rank 1 is given a file that is
 # not there) leaves with its error; rank 0 answers UNKNOWN and says why
 model="$SHARED/mcc/Dekker-PT-010/model.pnml"
