@@ -198,7 +198,6 @@ static int make_rank(dist_t *d, const uint8_t *bits, const uint32_t *group, int 
                  "needs fixed-width keys of at most two words");
         return -1;
     }
-    (void)keynet_tabulate(d->kn, cn, d->st);
     d->words = d->kn->words;
     uint8_t key[32] = {0};
     d->klen = store_encode(d->st, cn->initial, key);
