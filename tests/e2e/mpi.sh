@@ -144,11 +144,11 @@ done
 # limits: --mem is per rank, --timeout for the run; either ends every
 # rank in UNKNOWN with the reason, rank 0 saying it, never a hang
 big="$SHARED/mcc/Kanban-PT-00005/model.pnml"
-# a model of a billion states runs long enough for a limit of seconds and
+# a model of tens of millions of states runs long enough for a limit of seconds and
 # a signal on any machine, and its place bounds take milliseconds (they
 # get a twentieth of the time: a net of slow bounds would end UNKNOWN for
 # them instead, under a sanitizer or on a loaded machine)
-long="$SHARED/mcc/Kanban-PT-00010/model.pnml"
+long="$SHARED/mcc/Dekker-PT-020/model.pnml"
 [ -f "$long" ] || long=$big
 if [ -f "$big" ]; then
     out=$(ranks 2 --mem 8 "$big")
