@@ -60,7 +60,8 @@ sizes() {
     run info -v "$ex/$1.apnn"
     if grep -q "^places: $5$" "$tmp.out" && grep -q "^transitions: $6$" "$tmp.out" &&
        grep -q "^arcs: $7 " "$tmp.out" &&
-       grep -q ": $2 places, $3 transitions, $4 arcs in the file" "$tmp.err"; then
+       grep -q ": $2 places, $3 transitions, $4 arcs in the file; $(($5 - $2)) capacity $(
+           [ $(($5 - $2)) -eq 1 ] && echo place || echo places) added$" "$tmp.err"; then
         echo "ok - apnn $1: $2 places, $3 transitions, $4 arcs (net: $5, $6, $7)"
     else
         echo "not ok - apnn $1: sizes differ: $(grep -E '^(places|transitions|arcs)' "$tmp.out" |
