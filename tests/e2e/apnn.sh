@@ -43,6 +43,7 @@ unknown_cmd|3|unknown command \foo in net n
 stray_text|3|unexpected text 'place'
 after_end|4|text after \endnet
 over_capacity|2|place p starts with 3 tokens, above its \capacity{2}
+cap_clash|7|cannot add the capacity place s~cap: duplicate id
 dup_arc_id|5|arc identifier a is declared twice
 TABLE
 
