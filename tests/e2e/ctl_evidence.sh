@@ -43,6 +43,22 @@ if [ "$rc" -eq 1 ] && [ "$(sed -n 2p "$tmp.out")" = "Counterexample:" ] &&
 else
     bad "dekker AG (want -> AF crit): NO, the path, then from where AF fails the lasso"
 fi
+# --json carries the same parts: where each starts, in steps, and what it shows
+"$MCK" check --json "$cfa/dekker.cfa" "$tmp.f" >"$tmp.json" 2>/dev/null
+steps_before=$(sed -n "4,${second}p" "$tmp.out" | grep -c '^proc[12]: ')
+if python3 - "$tmp.json" "$steps_before" <<'PY'
+import json, sys
+run = json.loads(open(sys.argv[1]).readline())["run"]
+seg = run["segments"]
+want = [(0, 'AG ("proc1.want" -> AF "proc1.crit")', False),
+        (int(sys.argv[2]), 'AF "proc1.crit"', False)]
+sys.exit(0 if [(s["start"], s["formula"], s["holds"]) for s in seg] == want else 1)
+PY
+then
+    ok "dekker --json: the run's segments start where the text's markers stand"
+else
+    bad "dekker --json: segments $(cat "$tmp.json")"
+fi
 # the path ends with process 1 wanting; from there on it never enters
 before=$(sed -n "$((second - 1))p" "$tmp.out")
 after=$(sed -n "$((second + 1)),${loopend}p" "$tmp.out")
