@@ -96,9 +96,22 @@ int convert_main(int argc, char **argv, budget_t *budget)
     if (!fmt) {
         if (to)
             fprintf(stderr, "mck convert: unknown format '%s' (apnn, pnml, pep)\n", to);
-        else
-            fprintf(stderr, "mck convert: cannot tell the format of '%s' from its suffix "
-                    "(.apnn, .pnml, .ll_net); use --to FORMAT\n", output);
+        else {
+            /* the list comes from the table, so a new format cannot be left out */
+            fprintf(stderr, "mck convert: cannot tell the format of '%s' from its suffix (",
+                    output);
+            for (size_t i = 0; i < N_FORMATS; i++) {
+                const char *sfx = formats[i].suffixes;
+                while (*sfx) {
+                    size_t n = strcspn(sfx, " ");
+                    fprintf(stderr, "%s%.*s", i || sfx != formats[i].suffixes ? ", " : "",
+                            (int)n, sfx);
+                    sfx += n;
+                    sfx += strspn(sfx, " ");
+                }
+            }
+            fprintf(stderr, "); use --to FORMAT\n");
+        }
         return 2;
     }
     nc_set_verbosity(verbose);

@@ -150,6 +150,12 @@ int mcc_ltl(mcc_run *r, const char *path);       /* ltl.c: LTLCardinality, LTLFi
  * started); it answers through the same functions, and
  * a value is printed by whichever process claims it first. */
 int mcc_portfolio_start(mcc_run *r, const char *path, int ltl, size_t values);
+/* part(r) in a child process that is killed at the budget's deadline
+ * (or on an interrupt), for work whose single steps may not stop in time;
+ * this process waits.  Returns part's result, or when the child was
+ * stopped the number of the n values it left unprinted.  In this process
+ * with --xml or --json, or when a second process already runs. */
+int mcc_portfolio_fence(mcc_run *r, int (*part)(mcc_run *), size_t n);
 /* After the examination: waits for the second process while values are
  * open and time is left, then stops it.  Returns how many values the
  * two answered between them. */
