@@ -148,6 +148,13 @@ static const carve_rule rules[CARVE_COUNT] = {
     /* the diagrams could not start (a place without a proven bound): the
      * explicit search has the rest */
     [CARVE_MCC_STATESPACE_EXPLICIT_AGAIN] = {"mcc.statespace.explicit-again", ALL_BYTES, 1.0, 0, 0},
+    /* the unfolding needs every place proven safe, as the symbolic engine
+     * needs a bound for each: the same share and cap */
+    [CARVE_UNFOLD_PLACEBITS] = {"unfold.placebits", ALL_BYTES, 0.2, 0, 30.0},
+    /* the prefix, its concurrency relation and its queue; CaDiCaL's
+     * clauses (a few per event and condition, and its learnt ones) live
+     * in the other half, which the budget cannot count for a library */
+    [CARVE_UNFOLD_PREFIX] = {"unfold.prefix", BYTES(1, 2), 1.0, 0, 0},
 };
 
 /* ---- the run ---- */

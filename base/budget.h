@@ -108,6 +108,8 @@ typedef enum {
     CARVE_MCC_STATESPACE_EXPLICIT, /* StateSpace: the explicit search before the diagrams */
     CARVE_MCC_STATESPACE_SYMBOLIC, /*   and the diagrams, a second short of the end */
     CARVE_MCC_STATESPACE_EXPLICIT_AGAIN, /*   the explicit search when the diagrams cannot start */
+    CARVE_UNFOLD_PLACEBITS,     /* the unfold checker: the proof that every place is safe */
+    CARVE_UNFOLD_PREFIX,        /*   the prefix and its construction (the solver has the rest) */
     CARVE_COUNT
 } budget_carve_id;
 

@@ -1,0 +1,199 @@
+/* The unfold checker (engine/unfold/, checkers/unfold.c) against the
+ * explicit search: on random safe nets (products of state machines that
+ * synchronise two or three of them, with read arcs and choices) and on
+ * random nets of any shape (those not proven safe are refused with the
+ * reason), dl and reach answers must be the explicit search's and every
+ * witness must replay by replay.h's own firing rule into the goal.  The
+ * prefix itself is checked on nets whose size is known: n independent
+ * lines of k steps unfold into n * k events, none of them a cut-off, and
+ * a cycle's prefix ends in one cut-off; limits end in UNKNOWN with the
+ * reason; the .mci file has the size its header promises. */
+#include "checkers/unfold.h"
+#include "engine/unfold/configsat.h"
+#include "engine/unfold/prefix.h"
+#include "randnet.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+#define SAFE_NETS 300
+#define ANY_NETS 200
+#define GOALS_PER_NET 4
+
+/* 2 to 4 state machines of 2 to 5 states, one token each; a transition
+ * moves one to three of them (a synchronisation) and may read the state
+ * of another.  Safe by construction: each machine holds one token. */
+static net_t *random_safe_net(void)
+{
+    net_t *n = nc_create_net("machines", NULL);
+    uint32_t K = 2 + rnd(3), first[5], size[5];
+    uint32_t P = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        first[k] = P;
+        size[k] = 2 + rnd(4);
+        uint32_t start = rnd(size[k]);
+        for (uint32_t s = 0; s < size[k]; s++, P++)
+            nc_create_place(n, NULL, NULL, s == start);
+    }
+    uint32_t T = 2 + rnd(10);
+    for (uint32_t t = 0; t < T; t++) {
+        nc_create_transition(n, NULL, NULL);
+        uint32_t used[5] = {0};
+        uint32_t moves = 1 + rnd(3);
+        for (uint32_t i = 0; i < moves; i++) {
+            uint32_t k = rnd(K);
+            if (used[k])
+                continue;
+            used[k] = 1;
+            uint32_t from = rnd(size[k]), to = rnd(size[k]);
+            nc_create_arc(n, NC_ARC_PT, first[k] + from, t, 1, 0);
+            nc_create_arc(n, NC_ARC_TP, first[k] + to, t, 1, 1);
+        }
+        uint32_t c = rnd(K);
+        if (rnd(3) == 0 && !used[c])
+            nc_create_arc(n, NC_ARC_READ, first[c] + rnd(size[c]), t, 1, 0);
+    }
+    return n;
+}
+
+static void report(const char *what, const tally *dl, const tally *reach, int must_decide)
+{
+    CHECK(dl->agree == dl->cases, "%s, dl: unfold agrees with explicit on %u of %u nets "
+          "(%u decided, %u unknown)", what, dl->agree, dl->cases, dl->decided, dl->unknown);
+    CHECK(dl->replayed == dl->decided, "%s, dl: %u of %u answers replay", what, dl->replayed,
+          dl->decided);
+    CHECK(reach->agree == reach->cases, "%s, reach: unfold agrees with explicit on %u of %u "
+          "goals (%u decided, %u unknown)", what, reach->agree, reach->cases, reach->decided,
+          reach->unknown);
+    CHECK(reach->replayed == reach->decided, "%s, reach: %u of %u answers replay", what,
+          reach->replayed, reach->decided);
+    if (must_decide)
+        CHECK(dl->unknown == 0 && reach->unknown == 0, "%s: every case decided", what);
+    else
+        CHECK(dl->decided > 0 && reach->decided > 0, "%s: some cases decided (dl %u, reach %u)",
+              what, dl->decided, reach->decided);
+}
+
+static void test_random(void)
+{
+    tally dl = {0}, reach = {0};
+    differential(random_safe_net, SAFE_NETS, GOALS_PER_NET, 3, unfold_run, "unfold", &dl,
+                 &reach);
+    report("safe nets", &dl, &reach, 1);
+    tally dl2 = {0}, reach2 = {0};
+    differential(random_net, ANY_NETS, GOALS_PER_NET, 3, unfold_run, "unfold", &dl2, &reach2);
+    report("random nets", &dl2, &reach2, 0);
+}
+
+static unf_prefix *prefix_of(net_t *net, uint64_t max_events, double seconds, char *why,
+                             size_t whylen)
+{
+    const cnet_t *cn = nc_compile(net);
+    static budget_t budget;
+    budget = unit_budget(seconds, 0);
+    check_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.budget = &budget;
+    opt.max_states = max_events;
+    why[0] = '\0';
+    return unf_build(cn, &opt, why, whylen);
+}
+
+/* k independent lines, then a cycle p0 -> p1 -> p0 */
+static void test_sizes(void)
+{
+    char why[160];
+    net_t *net = parallel_lines(6, 5);
+    unf_prefix *u = prefix_of(net, 0, 0, why, sizeof why);
+    CHECK(u && u->nev == 30 && u->ncutoffs == 0 && u->nco == 36,
+          "6 lines of 5 steps: 30 events, no cut-off, 36 conditions (got %zu, %zu, %zu)",
+          u ? u->nev : 0, u ? u->ncutoffs : 0, u ? u->nco : 0);
+    uint32_t *ev;
+    size_t n;
+    budget_t unlimited = unit_budget(0, 0);
+    int found = u ? unf_sat_find(u, NULL, &unlimited, &ev, &n, why, sizeof why) : -1;
+    CHECK(found == 1 && n == 30, "its deadlock is the configuration of all 30 events (%d, %zu)",
+          found, found == 1 ? n : 0);
+    if (found == 1)
+        free(ev);
+    unf_free(u);
+    nc_free_net(net);
+
+    net = nc_create_net("cycle", NULL);
+    nc_create_place(net, NULL, NULL, 1);
+    nc_create_place(net, NULL, NULL, 0);
+    nc_create_transition(net, NULL, NULL);
+    nc_create_transition(net, NULL, NULL);
+    nc_create_arc(net, NC_ARC_PT, 0, 0, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 1, 0, 1, 0);
+    nc_create_arc(net, NC_ARC_PT, 1, 1, 1, 0);
+    nc_create_arc(net, NC_ARC_TP, 0, 1, 1, 0);
+    u = prefix_of(net, 0, 0, why, sizeof why);
+    CHECK(u && u->nev == 2 && u->ncutoffs == 1 && u->ev[1].cutoff &&
+          u->ev[1].companion == UNF_NONE,
+          "a cycle of two: two events, the second a cut-off with the initial marking");
+    unf_free(u);
+    nc_free_net(net);
+}
+
+static void test_limits(void)
+{
+    char why[160];
+    net_t *net = parallel_lines(20, 20);
+    unf_prefix *u = prefix_of(net, 50, 0, why, sizeof why);
+    CHECK(!u && strstr(why, "event limit reached"), "-m 50: no prefix, '%s'", why);
+    nc_free_net(net);
+
+    /* every place unbounded: refused with the place named */
+    net = nc_create_net("pump", NULL);
+    nc_create_place(net, "p", NULL, 1);
+    nc_create_transition(net, NULL, NULL);
+    nc_create_arc(net, NC_ARC_TP, 0, 0, 1, 0);
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    result_t res;
+    result_init(&res);
+    unfold_run(cn, NULL, KIND_DL, &opt, &res);
+    CHECK(res.answer == ANSWER_UNKNOWN && strstr(res.reason, "place p"),
+          "a net with an unbounded place: UNKNOWN, '%s'", res.reason);
+    result_clear(&res);
+    nc_free_net(net);
+}
+
+/* The .mci file: two counts, then what they announce, then the net's
+ * sizes and names; 4-byte integers. */
+static void test_mci(void)
+{
+    char why[160];
+    net_t *net = parallel_lines(3, 2);
+    unf_prefix *u = prefix_of(net, 0, 0, why, sizeof why);
+    FILE *f = tmpfile();
+    int rc = u && f ? unf_write_mci(f, u) : -1;
+    long size = f ? ftell(f) : -1;
+    int32_t head[2] = {0, 0};
+    if (f) {
+        rewind(f);
+        if (fread(head, sizeof head[0], 2, f) != 2)
+            head[0] = -1;
+        fclose(f);
+    }
+    CHECK(rc == 0 && head[0] == 9 && head[1] == 6, "mci: 9 conditions, 6 events (%d, %d)",
+          head[0], head[1]);
+    /* 2 counts, 6 events, per condition place + producer + consumers + 0,
+     * cut-off pairs ended by 0 0, places, transitions, the longest name,
+     * then the names (unnamed nodes: "p1".."p9", "t1".."t6") */
+    long want = 4 * (2 + 6 + (9 * 3 + 6) + 2 + 3) + 9 * 3 + 1 + 6 * 3 + 1;
+    CHECK(size == want, "mci: %ld bytes, as the format says (%ld)", size, want);
+    unf_free(u);
+    nc_free_net(net);
+}
+
+int main(void)
+{
+    (void)ltl_differential;   /* randnet.h's, for the LTL tests */
+    test_sizes();
+    test_limits();
+    test_mci();
+    test_random();
+    UNIT_DONE();
+}
