@@ -59,7 +59,7 @@ void commands_help(FILE *out)
         "       mck properties [-t LANG] [-o FILE] [--timeout S] [--mem MB] [-v] MODEL\n"
         "       mck verdicts compare A.xml B.xml\n"
         "       mck export --promela [-t LANG] [-o FILE.pml] [-v] MODEL [PROPERTIES]   (for SPIN)\n"
-        "       mck convert [-t LANG] [--to apnn|pnml|pep] MODEL -o FILE.apnn|.pnml|.ll_net\n"
+        "       mck convert [-t LANG] [--to apnn|pnml|pep|prefix] MODEL -o FILE.apnn|.pnml|.ll_net|.mci\n"
         "       mck draw [-t LANG] [-o FILE.svg|.png|.dot] [--run VERDICT.xml] [--max-nodes N] MODEL\n"
         "       mck simulate [-t LANG] [--steps N [--seed S] | --run VERDICT.xml] MODEL\n"
         "       mck list\n"
