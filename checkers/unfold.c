@@ -16,9 +16,12 @@ static void print_configuration(const unf_prefix *u, const uint32_t *events, siz
     fprintf(stderr, "unfold: configuration of %zu events (event: transition < causes)\n", n);
     for (size_t i = 0; i < n; i++) {
         const unf_event *ev = &u->ev[events[i]];
-        const char *id = net->transitions[ev->trans].id;
-        fprintf(stderr, "unfold:   e%u: %s%s <", events[i] + 1, id ? id : "#t",
-                id ? "" : "?");
+        const nc_transition *tr = &net->transitions[ev->trans];
+        const char *label = tr->name ? tr->name : tr->id;
+        if (label)
+            fprintf(stderr, "unfold:   e%u: %s <", events[i] + 1, label);
+        else
+            fprintf(stderr, "unfold:   e%u: t%u <", events[i] + 1, ev->trans + 1);
         int none = 1;
         for (uint32_t k = 0; k < ev->npre; k++) {
             uint32_t f = u->co[u->pre[ev->pre_start + k]].pre;
@@ -50,6 +53,8 @@ void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         res->seconds = mono_now() - start;
         return;
     }
+    if (opt->verbose)
+        fprintf(stderr, "unfold: every place proven safe in %.3f s\n", mono_now() - start);
     check_options popt = *opt;
     budget_t prefix_budget = budget_carve(opt->budget, CARVE_UNFOLD_PREFIX);
     popt.budget = &prefix_budget;
@@ -66,8 +71,11 @@ void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                 u->nev, u->ncutoffs, u->nco, u->seconds);
     uint32_t *events;
     size_t n;
+    double solving = mono_now();
     int found = unf_sat_find(u, kind == KIND_DL ? NULL : formula, opt->budget, &events, &n, why,
                              sizeof why);
+    if (opt->verbose)
+        fprintf(stderr, "unfold: encoded and solved in %.3f s\n", mono_now() - solving);
     if (found < 0) {
         result_unknown(res, why);
     } else if (!found) {
