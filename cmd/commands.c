@@ -52,7 +52,7 @@ void commands_help(FILE *out)
     fputs(
         "usage: mck check [OPTIONS] [[LANG:]CHECKER[-KIND]] MODEL [PROPERTY]\n"
         "       mck LANG:CHECKER[-KIND] [OPTIONS] MODEL [PROPERTY]   (the Kit's spelling)\n"
-        "       mck info [-t LANG] [-v] [--json] MODEL\n"
+        "       mck info [-t LANG] [-v] [--json] [--prefix] MODEL\n"
         "       mck mcc [-v] [-j N] [--por|--reduce|--lp|--walk=on|off] [--xml FILE] [--json]\n"
         "               [EXAMINATION [DIR]]\n"
         "                                                    (Model Checking Contest mode)\n"

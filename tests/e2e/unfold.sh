@@ -115,3 +115,17 @@ if [ "$st" -eq 0 ] && [ -n "$ev" ] && [ "$head" = "$co $ev" ]; then
 else
     echo "not ok - convert to .mci: exit $st, header '$head', want '$co $ev': $(head -n 2 "$tmp.cv")"
 fi
+
+# mck info --prefix: the size the checker built; none, with why, when not safe
+line=$("$MCK" info --prefix "$TOP/examples/pep/philo4.ll_net" 2>&1 | grep '^prefix:')
+if [ -n "$ev" ] && [ "$line" = "prefix: $ev events ($(sed -n 's/^unfold: prefix of [0-9]* events (\([0-9]*\) cut-offs).*/\1/p' "$tmp.v") cut-offs), $co conditions" ]; then
+    echo "ok - info --prefix: $line"
+else
+    echo "not ok - info --prefix: '$line'"
+fi
+if "$MCK" info --prefix --json "$TOP/examples/apnn/features.apnn" 2>&1 |
+        grep -q '"prefix":{"none":"unfold: the net is not proven safe (place buf'; then
+    echo "ok - info --prefix --json on a net that is not safe: none, and why"
+else
+    echo "not ok - info --prefix --json on a net that is not safe"
+fi

@@ -188,12 +188,62 @@ static void test_mci(void)
     nc_free_net(net);
 }
 
+/* No two events of a prefix have the same transition and preset (each
+ * co-set is found once), and every event's preset holds one condition of
+ * each place the transition needs. */
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_unique(void)
+{
+    unsigned nets = 0, bad = 0, events = 0;
+    for (int i = 0; i < 100; i++) {
+        net_t *net = random_safe_net();
+        char why[160];
+        unf_prefix *u = prefix_of(net, 20000, 0, why, sizeof why);
+        if (!u) {
+            nc_free_net(net);
+            continue;
+        }
+        nets++;
+        events += (unsigned)u->nev;
+        for (size_t a = 0; a < u->nev; a++) {
+            uint32_t pa[16], pb[16];
+            const unf_event *ea = &u->ev[a];
+            const cnet_t *cn = u->cn;
+            if (ea->npre != cn->need_start[ea->trans + 1] - cn->need_start[ea->trans] ||
+                ea->npre > 16) {
+                bad++;
+                continue;
+            }
+            memcpy(pa, u->pre + ea->pre_start, ea->npre * sizeof *pa);
+            qsort(pa, ea->npre, sizeof *pa, cmp_u32);
+            for (size_t b = a + 1; b < u->nev; b++) {
+                const unf_event *eb = &u->ev[b];
+                if (eb->trans != ea->trans || eb->npre != ea->npre)
+                    continue;
+                memcpy(pb, u->pre + eb->pre_start, eb->npre * sizeof *pb);
+                qsort(pb, eb->npre, sizeof *pb, cmp_u32);
+                bad += !memcmp(pa, pb, ea->npre * sizeof *pa);
+            }
+        }
+        unf_free(u);
+        nc_free_net(net);
+    }
+    CHECK(nets >= 90 && bad == 0, "%u prefixes of random safe nets, %u events: no event twice, "
+          "every preset whole (%u wrong)", nets, events, bad);
+}
+
 int main(void)
 {
     (void)ltl_differential;   /* randnet.h's, for the LTL tests */
     test_sizes();
     test_limits();
     test_mci();
+    test_unique();
     test_random();
     UNIT_DONE();
 }
