@@ -110,6 +110,7 @@ typedef enum {
     CARVE_MCC_STATESPACE_EXPLICIT_AGAIN, /*   the explicit search when the diagrams cannot start */
     CARVE_UNFOLD_PLACEBITS,     /* the unfold checker: the proof that every place is safe */
     CARVE_UNFOLD_PREFIX,        /*   the prefix and its construction (the solver has the rest) */
+    CARVE_MCC_UNFOLD_DEADLOCK,  /* ReachabilityDeadlock: the prefix and its solver first */
     CARVE_COUNT
 } budget_carve_id;
 

@@ -167,4 +167,8 @@ int mcc_portfolio_answered(const char *id);
  * constants (not folded); *changed set when any was.  Consumes t. */
 tree_t *mcc_simplify(const mcc_run *r, tree_t *t, int *changed);
 
+/* ---- unfolddecide.c: ReachabilityDeadlock on the prefix of a safe net,
+ * within the carve mcc.unfold.deadlock; 1 when it printed the answer ---- */
+int mcc_unfold_deadlock(const mcc_run *r, const char *id);
+
 #endif

@@ -11,6 +11,7 @@ const mcc_decider_row mcc_deciders[] = {
     {"structure", mcc_decide_topological},
     {"state equation", mcc_decide_state_equation},
     {"random walk", mcc_decide_random_walk},
+    {"unfolding", mcc_decide_unfolding},
     {NULL, NULL},
 };
 

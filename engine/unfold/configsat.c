@@ -428,65 +428,99 @@ static int places_index(enc *e)
     return 0;
 }
 
+struct unf_sat {
+    enc e;
+    char why[160];
+};
+
+unf_sat *unf_sat_new(const unf_prefix *u, char *why, size_t whylen)
+{
+    unf_sat *sat = calloc(1, sizeof *sat);
+    if (!sat) {
+        snprintf(why, whylen, "memory budget exhausted");
+        return NULL;
+    }
+    enc *e = &sat->e;
+    e->u = u;
+    e->cn = u->cn;
+    e->why = sat->why;
+    e->whylen = sizeof sat->why;
+    e->s = ccadical_init();
+    if (e->s)
+        ccadical_set_option(e->s, "quiet", 1);
+    if (!e->s || places_index(e) < 0 || configuration(e) < 0) {
+        snprintf(why, whylen, "memory budget exhausted");
+        unf_sat_free(sat);
+        return NULL;
+    }
+    return sat;
+}
+
+void unf_sat_free(unf_sat *sat)
+{
+    if (!sat)
+        return;
+    if (sat->e.s)
+        ccadical_release(sat->e.s);
+    free(sat->e.x);
+    free(sat->e.place);
+    free(sat->e.by_place_start);
+    free(sat->e.by_place);
+    free(sat);
+}
+
+/* The formula's variables stay, defined by equivalences that constrain
+ * nothing else; the goal is only assumed, so the next formula starts from
+ * the same configurations (and what the solver learnt about them). */
+int unf_sat_solve(unf_sat *sat, const tree_t *f, const budget_t *budget, uint32_t **events,
+                  size_t *n, char *why, size_t whylen)
+{
+    enc *e = &sat->e;
+    const unf_prefix *u = e->u;
+    *events = NULL;
+    *n = 0;
+    sat->why[0] = '\0';
+    e->failed = 0;
+    int goal = f ? formula(e, f) : -any_enabled(e, NULL, e->cn->ntransitions);
+    if (e->failed) {
+        snprintf(why, whylen, "%s", sat->why[0] ? sat->why : "memory budget exhausted");
+        return -1;
+    }
+    if (goal == LIT_FALSE)
+        return 0;
+    ccadical_assume(e->s, goal);
+    ccadical_set_terminate(e->s, (void *)budget, stop_asked);
+    int r = ccadical_solve(e->s);
+    if (r == 20)
+        return 0;
+    if (r != 10) {
+        snprintf(why, whylen, "%s while solving",
+                 *budget->interrupted ? "interrupted" : "time limit reached");
+        return -1;
+    }
+    uint32_t *ev = malloc((u->nev ? u->nev : 1) * sizeof *ev);
+    if (!ev) {
+        snprintf(why, whylen, "memory budget exhausted");
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < u->nev; i++)
+        if (e->x[i] && ccadical_val(e->s, e->x[i]) > 0)
+            ev[k++] = (uint32_t)i;
+    *events = ev;
+    *n = k;
+    return 1;
+}
+
 int unf_sat_find(const unf_prefix *u, const tree_t *f, const budget_t *budget, uint32_t **events,
                  size_t *n, char *why, size_t whylen)
 {
     *events = NULL;
     *n = 0;
-    enc e;
-    memset(&e, 0, sizeof e);
-    e.u = u;
-    e.cn = u->cn;
-    e.why = why;
-    e.whylen = whylen;
-    why[0] = '\0';
-    e.s = ccadical_init();
-    int rc = -1;
-    if (e.s)
-        ccadical_set_option(e.s, "quiet", 1);
-    if (!e.s || places_index(&e) < 0 || configuration(&e) < 0) {
-        snprintf(why, whylen, "memory budget exhausted");
-        goto out;
-    }
-    int goal = f ? formula(&e, f) : -any_enabled(&e, NULL, e.cn->ntransitions);
-    if (e.failed) {
-        if (!why[0])
-            snprintf(why, whylen, "memory budget exhausted");
-        goto out;
-    }
-    if (goal == LIT_FALSE) {
-        rc = 0;
-        goto out;
-    }
-    ccadical_add(e.s, goal);
-    ccadical_add(e.s, 0);
-    ccadical_set_terminate(e.s, (void *)budget, stop_asked);
-    int r = ccadical_solve(e.s);
-    if (r == 20) {
-        rc = 0;
-    } else if (r == 10) {
-        uint32_t *ev = malloc((u->nev ? u->nev : 1) * sizeof *ev);
-        if (!ev) {
-            snprintf(why, whylen, "memory budget exhausted");
-            goto out;
-        }
-        size_t k = 0;
-        for (size_t i = 0; i < u->nev; i++)
-            if (e.x[i] && ccadical_val(e.s, e.x[i]) > 0)
-                ev[k++] = (uint32_t)i;
-        *events = ev;
-        *n = k;
-        rc = 1;
-    } else {
-        snprintf(why, whylen, "%s while solving",
-                 *budget->interrupted ? "interrupted" : "time limit reached");
-    }
-out:
-    if (e.s)
-        ccadical_release(e.s);
-    free(e.x);
-    free(e.place);
-    free(e.by_place_start);
-    free(e.by_place);
+    unf_sat *sat = unf_sat_new(u, why, whylen);
+    if (!sat)
+        return -1;
+    int rc = unf_sat_solve(sat, f, budget, events, n, why, whylen);
+    unf_sat_free(sat);
     return rc;
 }

@@ -22,4 +22,14 @@
 int unf_sat_find(const unf_prefix *u, const tree_t *f, const budget_t *budget, uint32_t **events,
                  size_t *n, char *why, size_t whylen);
 
+/* The same for many formulas on one prefix: the configurations are
+ * encoded once (unf_sat_new, NULL with why on no memory), and each
+ * formula is solved under an assumption, keeping what the solver learnt.
+ * The prefix must outlive the encoding. */
+typedef struct unf_sat unf_sat;
+unf_sat *unf_sat_new(const unf_prefix *u, char *why, size_t whylen);
+int unf_sat_solve(unf_sat *sat, const tree_t *f, const budget_t *budget, uint32_t **events,
+                  size_t *n, char *why, size_t whylen);
+void unf_sat_free(unf_sat *sat);
+
 #endif

@@ -129,3 +129,31 @@ if "$MCK" info --prefix --json "$TOP/examples/apnn/features.apnn" 2>&1 |
 else
     echo "not ok - info --prefix --json on a net that is not safe"
 fi
+
+# mck mcc: with the state equation and the walks off, the prefix decides
+# the reachability files and ReachabilityDeadlock of safe instances: the
+# oracle's values, named NET_UNFOLDING, and the first run in --xml replays
+if [ -d "$SHARED/mcc" ]; then
+    for case in Dekker-PT-010:RC:ReachabilityCardinality ShieldIIPs-PT-001B:RF:ReachabilityFireability \
+                IBM703-PT-none:RD:ReachabilityDeadlock Railroad-PT-005:RD:ReachabilityDeadlock; do
+        inst=${case%%:*} rest=${case#*:}
+        short=${rest%%:*} exam=${rest#*:}
+        dir="$SHARED/mcc/$inst"
+        oracle="$SHARED/mcc/oracle/$inst-$short.out"
+        [ -f "$dir/model.pnml" ] && [ -f "$oracle" ] || continue
+        BK_TIME_CONFINEMENT=60 "$MCK" mcc -j 1 --lp=off --walk=off --xml "$tmp.xml" "$exam" "$dir" \
+            >"$tmp.mcc" 2>"$tmp.err"
+        sed 's/ TECHNIQUES.*//' "$tmp.mcc" | sort >"$tmp.got"
+        grep '^FORMULA' "$oracle" | sed 's/ TECHNIQUES.*//' | sort >"$tmp.want"
+        byunf=$(grep -c "NET_UNFOLDING SAT_SMT" "$tmp.mcc")
+        replay=ok
+        if grep -q "TRUE.*NET_UNFOLDING\|FALSE.*NET_UNFOLDING" "$tmp.mcc" && grep -q "<trace" "$tmp.xml" 2>/dev/null; then
+            "$MCK" simulate --run "$tmp.xml" "$dir/model.pnml" >"$tmp.sim" 2>&1 || replay="failed: $(tail -n 1 "$tmp.sim")"
+        fi
+        if [ -s "$tmp.got" ] && cmp -s "$tmp.got" "$tmp.want" && [ "$byunf" -ge 1 ] && [ "$replay" = ok ]; then
+            echo "ok - mcc $exam on $inst: the oracle's $(wc -l <"$tmp.got") values, $byunf by the unfolding"
+        else
+            echo "not ok - mcc $exam on $inst: $byunf by the unfolding, replay $replay: $(diff "$tmp.got" "$tmp.want" | head -n 3 | tr '\n' ' ')"
+        fi
+    done
+fi
