@@ -87,11 +87,15 @@ int parikh_store(builder *b, uint32_t t, pe_t *x)
             b->tlist[distinct++] = tr;
     }
     qsort(b->tlist, distinct, sizeof *b->tlist, cmp_u32);
-    if (grow_charged(&b->parikh, &b->cap_parikh, b->nparikh + 2 * (size_t)distinct,
+    /* offsets are 32-bit: a queue that outgrows them ends the search */
+    if (b->nparikh + 2 * (size_t)distinct >= UINT32_MAX ||
+        grow_charged(&b->parikh, &b->cap_parikh, b->nparikh + 2 * (size_t)distinct,
                      sizeof *b->parikh, 64, &b->charged, b->limit, 0) < 0) {
         for (uint32_t i = 0; i < distinct; i++)
             b->tcount[b->tlist[i]] = 0;
-        snprintf(b->why, b->whylen, "memory budget exhausted after %zu events", b->u->nev);
+        snprintf(b->why, b->whylen, b->nparikh + 2 * (size_t)distinct >= UINT32_MAX
+                 ? "too many possible extensions after %zu events"
+                 : "memory budget exhausted after %zu events", b->u->nev);
         return -1;
     }
     x->parikh_off = (uint32_t)b->nparikh;

@@ -355,6 +355,17 @@ static pe_t heap_pop(builder *b)
 static int pe_make(builder *b, uint32_t t, const uint32_t *pre, uint32_t n)
 {
     pe_t x = {t, 0, n, 0, 0, 0, 0};
+    /* offsets are 32-bit: a queue that outgrows them ends the search */
+    if (b->npe_pre + n >= UINT32_MAX) {
+        snprintf(b->why, b->whylen, "too many possible extensions after %zu events", b->u->nev);
+        return -1;
+    }
+    /* one event can open millions of extensions: the clock is read here too */
+    if ((++b->made & 4095) == 0 && budget_expired(b->opt->budget)) {
+        snprintf(b->why, b->whylen, "%s after %zu events",
+                 *b->opt->budget->interrupted ? "interrupted" : "time limit reached", b->u->nev);
+        return -1;
+    }
     if (grow(b, &b->pe_pre, &b->cap_pe_pre, b->npe_pre + n, sizeof *b->pe_pre) < 0)
         return -1;
     x.pre_off = b->npe_pre;
@@ -470,7 +481,7 @@ static int add_conditions(builder *b, uint32_t event, uint32_t t, uint32_t *firs
 static int add_event(builder *b, const pe_t *x)
 {
     unf_prefix *u = b->u;
-    if (u->nev >= UINT32_MAX - 2) {
+    if (u->nev >= UINT32_MAX - 2 || u->npre + x->npre >= UINT32_MAX) {
         snprintf(b->why, b->whylen, "too many events");
         return -1;
     }

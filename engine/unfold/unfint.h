@@ -54,6 +54,7 @@ typedef struct builder {
     uint32_t *touched, *touched_mark, touch_stamp;
 
     /* the queue */
+    uint64_t made;                 /* extensions queued so far */
     pe_t *heap;
     size_t nheap, cap_heap;
     uint32_t *pe_pre;

@@ -76,6 +76,18 @@ if [ -d "$SHARED/mcc" ]; then
     [ "$pass" -eq "$n_inst" ] || echo "not ok - MCC instances: only $pass of $n_inst deadlocks decided"
     [ "$props" -ge 100 ] || echo "not ok - MCC instances: only $props reachability properties agree"
 
+    # limits: a prefix too large for the time or the memory given, UNKNOWN
+    # (exit 3) with the reason (Echo-PT-d03r03 opens millions of extensions)
+    for limit in "--timeout 1:time limit reached after" "--mem 20:memory budget exhausted"; do
+        "$MCK" check -c unfold ${limit%%:*} "$SHARED/mcc/Echo-PT-d03r03/model.pnml" >"$tmp.l" 2>&1
+        st=$?
+        if [ "$st" -eq 3 ] && grep -q "UNKNOWN (${limit#*:}" "$tmp.l"; then
+            echo "ok - ${limit%%:*}: UNKNOWN, ${limit#*:}"
+        else
+            echo "not ok - ${limit%%:*}: exit $st: $(head -n 1 "$tmp.l")"
+        fi
+    done
+
     # not safe: UNKNOWN (exit 3) with the place
     "$MCK" check -c unfold "$SHARED/mcc/CircularTrains-PT-012/model.pnml" >"$tmp.u" 2>&1
     st=$?
