@@ -78,6 +78,22 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* b->tlist[0..n) (distinct transitions, each counted in b->tcount) in
+ * net order: by a scan of the counts' words when that is shorter than a
+ * comparison sort, which most extensions of a small net's prefix are. */
+static void sort_transitions(builder *b, uint32_t n)
+{
+    uint32_t T = b->u->cn->ntransitions;
+    if ((uint64_t)n * 16 < T) {
+        qsort(b->tlist, n, sizeof *b->tlist, cmp_u32);
+        return;
+    }
+    uint32_t k = 0;
+    for (uint32_t t = 0; t < T && k < n; t++)
+        if (b->tcount[t])
+            b->tlist[k++] = t;
+}
+
 int parikh_store(builder *b, uint32_t t, pe_t *x)
 {
     uint32_t distinct = 0;
@@ -86,7 +102,7 @@ int parikh_store(builder *b, uint32_t t, pe_t *x)
         if (!b->tcount[tr]++)
             b->tlist[distinct++] = tr;
     }
-    qsort(b->tlist, distinct, sizeof *b->tlist, cmp_u32);
+    sort_transitions(b, distinct);
     /* offsets are 32-bit: a queue that outgrows them ends the search */
     if (b->nparikh + 2 * (size_t)distinct >= UINT32_MAX ||
         grow_charged(&b->parikh, &b->cap_parikh, b->nparikh + 2 * (size_t)distinct,

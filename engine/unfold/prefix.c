@@ -106,8 +106,8 @@ static int net_view(builder *b)
             b->out_place[no++] = cn->post_place[i];
             mark[cn->post_place[i]] = 1;
         }
-        /* a read place is consumed and produced again; so is a place t
-         * only reads through the merged need list */
+        /* a place t needs but neither consumes nor produces (a read arc)
+         * is consumed and produced again */
         for (uint32_t i = cn->pre_start[t]; i < cn->pre_start[t + 1]; i++)
             mark[cn->pre_place[i]] |= 2;
         for (uint32_t i = cn->need_start[t]; i < cn->need_start[t + 1]; i++) {
@@ -489,6 +489,9 @@ static int add_event(builder *b, const pe_t *x)
         grow(b, &u->pre, &u->cap_pre, u->npre + x->npre, sizeof *u->pre) < 0)
         return -1;
     uint32_t e = (uint32_t)u->nev++;
+    /* the extensions this event opens may hold it and every event before */
+    if (config_room(b) < 0)
+        return -1;
     unf_event *ev = &u->ev[e];
     *ev = (unf_event){x->trans, (uint32_t)u->npre, x->npre, 0, 0, x->depth, x->size,
                       UNF_NONE, 0};
@@ -688,7 +691,7 @@ static int construct(builder *b)
             progress_maybe(&pg, mono_now(), u->nev, u->nco, b->charged, b->nheap);
         }
         pe_t x = heap_pop(b);
-        if (add_event(b, &x) < 0 || config_room(b) < 0)
+        if (add_event(b, &x) < 0)
             return -1;
     }
     if (consumers(u) < 0) {

@@ -80,7 +80,8 @@ typedef struct builder {
 } builder;
 
 /* Room in the scratch arrays of configurations for every event there is
- * and one more; 0 or -1 (past the budget). */
+ * and one more (an extension's Foata form holds its configuration and
+ * itself); 0 or -1 (past the budget). */
 int config_room(builder *b);
 /* The events of the local configuration of an event with preset
  * pre[0..n), the event itself left out, in b->cfg[0 .. b->ncfg). */
