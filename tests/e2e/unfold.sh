@@ -169,3 +169,13 @@ if [ -d "$SHARED/mcc" ]; then
         fi
     done
 fi
+
+# the witness in a verdict file, replayed by simulate and drawn by draw --run
+"$MCK" check -c unfold --xml "$tmp.vx" "$TOP/examples/pep/philo4.ll_net" >/dev/null 2>&1
+if "$MCK" simulate --run "$tmp.vx" "$TOP/examples/pep/philo4.ll_net" 2>&1 |
+        grep -q "^Replayed: 4 steps" &&
+   "$MCK" draw --run "$tmp.vx" -o "$tmp.dot" "$TOP/examples/pep/philo4.ll_net" && [ -s "$tmp.dot" ]; then
+    echo "ok - --xml: the configuration's run replays in simulate (4 steps) and draws"
+else
+    echo "not ok - --xml: the configuration's run does not replay or draw"
+fi
