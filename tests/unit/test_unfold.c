@@ -7,7 +7,10 @@
  * prefix itself is checked on nets whose size is known: n independent
  * lines of k steps unfold into n * k events, none of them a cut-off, and
  * a cycle's prefix ends in one cut-off; limits end in UNKNOWN with the
- * reason; the .mci file has the size its header promises. */
+ * reason; the .mci file has the size its header promises; events come in
+ * the ERV order (their local configurations never shrink), no co-set
+ * becomes two events, and every cut-off's local configuration marks what
+ * its earlier companion's does. */
 #include "checkers/unfold.h"
 #include "engine/unfold/configsat.h"
 #include "engine/unfold/prefix.h"
@@ -56,6 +59,43 @@ static net_t *random_safe_net(void)
     return n;
 }
 
+/* 2 to 5 machines, each a cycle of 2 to 4 states that it walks alone,
+ * and 1 to 4 synchronisations that move two machines at once from given
+ * states (some back to their start): concurrency everywhere, so that the
+ * prefixes have many events, cut-offs and conflicts. */
+static net_t *random_cyclic_net(void)
+{
+    net_t *n = nc_create_net("cycles", NULL);
+    uint32_t K = 2 + rnd(4), first[6], size[6], P = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        first[k] = P;
+        size[k] = 2 + rnd(3);
+        for (uint32_t s = 0; s < size[k]; s++, P++)
+            nc_create_place(n, NULL, NULL, s == 0);
+    }
+    uint32_t t;
+    for (uint32_t k = 0; k < K; k++)
+        for (uint32_t s = 0; s < size[k]; s++) {
+            if (rnd(4) == 0)
+                continue;   /* a state the machine cannot leave alone */
+            t = (uint32_t)nc_create_transition(n, NULL, NULL);
+            nc_create_arc(n, NC_ARC_PT, first[k] + s, t, 1, 0);
+            nc_create_arc(n, NC_ARC_TP, first[k] + (s + 1) % size[k], t, 1, 0);
+        }
+    uint32_t syncs = 1 + rnd(4);
+    for (uint32_t i = 0; i < syncs; i++) {
+        uint32_t a = rnd(K), b = (a + 1 + rnd(K - 1)) % K;
+        t = (uint32_t)nc_create_transition(n, NULL, NULL);
+        uint32_t ks[2] = {a, b};
+        for (int j = 0; j < 2; j++) {
+            uint32_t k = ks[j], from = rnd(size[k]), to = rnd(2) ? 0 : rnd(size[k]);
+            nc_create_arc(n, NC_ARC_PT, first[k] + from, t, 1, 0);
+            nc_create_arc(n, NC_ARC_TP, first[k] + to, t, 1, 1);
+        }
+    }
+    return n;
+}
+
 static void report(const char *what, const tally *dl, const tally *reach, int must_decide)
 {
     CHECK(dl->agree == dl->cases, "%s, dl: unfold agrees with explicit on %u of %u nets "
@@ -80,6 +120,10 @@ static void test_random(void)
     differential(random_safe_net, SAFE_NETS, GOALS_PER_NET, 3, unfold_run, "unfold", &dl,
                  &reach);
     report("safe nets", &dl, &reach, 1);
+    tally dl3 = {0}, reach3 = {0};
+    differential(random_cyclic_net, SAFE_NETS, GOALS_PER_NET, 3, unfold_run, "unfold", &dl3,
+                 &reach3);
+    report("cyclic machines", &dl3, &reach3, 1);
     tally dl2 = {0}, reach2 = {0};
     differential(random_net, ANY_NETS, GOALS_PER_NET, 3, unfold_run, "unfold", &dl2, &reach2);
     report("random nets", &dl2, &reach2, 0);
@@ -197,11 +241,85 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Mark([e]) by the net's own arcs (replay.h's rule): the initial marking
+ * plus each event of [e], its causes found by a walk with a stack. */
+static void local_marking(const unf_prefix *u, uint32_t e, nc_count *m)
+{
+    const net_t *net = u->cn->net;
+    replay_initial(net, m);
+    if (e == UNF_NONE)
+        return;
+    uint8_t *in = calloc(u->nev, 1);
+    uint32_t *stack = malloc(u->nev * sizeof *stack);
+    size_t top = 0;
+    stack[top++] = e;
+    in[e] = 1;
+    while (top) {
+        uint32_t f = stack[--top];
+        /* the arcs in net order: counts, not firings, so order is free */
+        for (size_t i = 0; i < net->narcs; i++) {
+            const nc_arc *a = &net->arcs[i];
+            if (a->transition != u->ev[f].trans)
+                continue;
+            if (a->kind == NC_ARC_PT)
+                m[a->place] -= a->weight;
+            else if (a->kind == NC_ARC_TP)
+                m[a->place] += a->weight;
+        }
+        for (uint32_t k = 0; k < u->ev[f].npre; k++) {
+            uint32_t g = u->co[u->pre[u->ev[f].pre_start + k]].pre;
+            if (g != UNF_NONE && !in[g]) {
+                in[g] = 1;
+                stack[top++] = g;
+            }
+        }
+    }
+    free(in);
+    free(stack);
+}
+
+/* Events come in the ERV order, which refines size: |[e]| never falls;
+ * a cut-off's local configuration marks what its companion's does. */
+static void test_order_and_cutoffs(void)
+{
+    unsigned nets = 0, falls = 0, cutoffs = 0, wrong = 0;
+    for (int i = 0; i < 200; i++) {
+        net_t *net = i % 2 ? random_cyclic_net() : random_safe_net();
+        char why[160];
+        unf_prefix *u = prefix_of(net, 20000, 0, why, sizeof why);
+        if (!u) {
+            nc_free_net(net);
+            continue;
+        }
+        nets++;
+        nc_count *m1 = calloc(net->nplaces + 1, sizeof *m1);
+        nc_count *m2 = calloc(net->nplaces + 1, sizeof *m2);
+        for (size_t e = 0; e < u->nev; e++) {
+            falls += e > 0 && u->ev[e].size < u->ev[e - 1].size;
+            if (!u->ev[e].cutoff)
+                continue;
+            cutoffs++;
+            local_marking(u, (uint32_t)e, m1);
+            local_marking(u, u->ev[e].companion, m2);
+            wrong += memcmp(m1, m2, net->nplaces * sizeof *m1) != 0 ||
+                     (u->ev[e].companion != UNF_NONE && u->ev[e].companion >= e);
+        }
+        free(m1);
+        free(m2);
+        unf_free(u);
+        nc_free_net(net);
+    }
+    CHECK(nets >= 180 && falls == 0 && cutoffs > 200 && wrong == 0,
+          "%u prefixes: sizes of local configurations never fall (%u falls); %u cut-offs, "
+          "each with an earlier companion of the same marking (%u wrong)", nets, falls, cutoffs,
+          wrong);
+}
+
 static void test_unique(void)
 {
     unsigned nets = 0, bad = 0, events = 0;
-    for (int i = 0; i < 100; i++) {
-        net_t *net = random_safe_net();
+    for (int i = 0; i < 200; i++) {
+        net_t *net = i % 2 ? random_cyclic_net() : random_safe_net();
         char why[160];
         unf_prefix *u = prefix_of(net, 20000, 0, why, sizeof why);
         if (!u) {
@@ -233,7 +351,7 @@ static void test_unique(void)
         unf_free(u);
         nc_free_net(net);
     }
-    CHECK(nets >= 90 && bad == 0, "%u prefixes of random safe nets, %u events: no event twice, "
+    CHECK(nets >= 180 && bad == 0, "%u prefixes of random safe nets, %u events: no event twice, "
           "every preset whole (%u wrong)", nets, events, bad);
 }
 
@@ -244,6 +362,7 @@ int main(void)
     test_limits();
     test_mci();
     test_unique();
+    test_order_and_cutoffs();
     test_random();
     UNIT_DONE();
 }
