@@ -64,8 +64,12 @@ void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         res->seconds = mono_now() - start;
         return;
     }
+    /* the statistics' states are the prefix's events */
     res->states = u->nev;
     res->peak_bytes = u->bytes;
+    snprintf(res->net_note, sizeof res->net_note,
+             "the complete prefix: %zu events (%zu cut-offs), %zu conditions", u->nev,
+             u->ncutoffs, u->nco);
     if (opt->verbose)
         fprintf(stderr, "unfold: prefix of %zu events (%zu cut-offs), %zu conditions in %.3f s\n",
                 u->nev, u->ncutoffs, u->nco, u->seconds);
