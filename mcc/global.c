@@ -483,7 +483,7 @@ int mcc_global(mcc_run *r)
         done = 1;
     else
         done = walk_before(r, &w) ||
-               (q == G_DEADLOCK && mcc_unfold_deadlock(r, names[q])) || explore_for(r, &w);
+               (q == G_DEADLOCK && !r->no_unfold && mcc_unfold_deadlock(r, names[q])) || explore_for(r, &w);
     graph_free(w.g);
     free(w.fired);
     free(w.changed);

@@ -52,6 +52,7 @@ typedef struct mcc_run {
     int no_reduce;         /* --reduce=off: searches run on the net as given */
     int no_lp;             /* --lp=off: no state equation */
     int no_walk;           /* --walk=off: no random walks */
+    int no_unfold;         /* --unfold=off: no prefix (unfolddecide.c) */
     unsigned cores;        /* -j: processes of the portfolio (portfolio.c) */
     int reverse;           /* LTL: the formulas last to first (the portfolio's
                             * second process) */
