@@ -111,6 +111,7 @@ typedef enum {
     CARVE_UNFOLD_PLACEBITS,     /* the unfold checker: the proof that every place is safe */
     CARVE_UNFOLD_PREFIX,        /*   the prefix and its construction (the solver has the rest) */
     CARVE_MCC_UNFOLD_DEADLOCK,  /* ReachabilityDeadlock: the prefix and its solver first */
+    CARVE_MCC_UNFOLD_REACH,     /* the reachability files: the prefix as a pre-pass decider */
     CARVE_COUNT
 } budget_carve_id;
 

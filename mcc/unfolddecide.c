@@ -59,8 +59,8 @@ void mcc_decide_unfolding(const mcc_run *r, mcc_query *const *open, size_t n, do
         reach += !open[i]->decided && open[i]->cls == MCC_REACH;
     if (!reach || r->st.initial_unsafe)
         return;
-    budget_t b = *r->budget;
-    b.name = "mcc.prepass.unfolding";
+    /* its own share of the run, within the pre-pass's */
+    budget_t b = budget_carve(r->budget, CARVE_MCC_UNFOLD_REACH);
     if (deadline > 0 && (b.deadline == 0 || deadline < b.deadline))
         b.deadline = deadline;
     char why[160];
