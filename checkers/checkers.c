@@ -5,6 +5,7 @@
 #include "checkers/reduced.h"
 #include "checkers/stubborn.h"
 #include "checkers/symbolic.h"
+#include "checkers/unfold.h"
 
 #include <string.h>
 
@@ -35,6 +36,13 @@ static const checker_type checkers[] = {
      "shortest runs, from breadth-first layers walked back; CTL by fixpoints on the "
      "reachable set (no run)",
      "bounded place/transition nets (every place needs a proven bound; else UNKNOWN)"},
+    {"unfold", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), unfold_accepts, unfold_run,
+     "complete finite prefix of the unfolding (Esparza, Roemer, Vogler's order; possible "
+     "extensions from the concurrency relation), deadlock and reachability decided over its "
+     "configurations by a SAT solver (CaDiCaL); the configuration found, linearised, is the "
+     "witness",
+     "safe place/transition nets (every place proven 1-bounded; else UNKNOWN); gains most on "
+     "many loosely coupled processes"},
     {"dist", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), dist_accepts, dist_check,
      "distributed explicit-state search over MPI (mpirun -np N mck check --mpi): markings "
      "partitioned by hash over the ranks, breadth-first in synchronous levels; witnesses are "

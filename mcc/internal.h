@@ -52,6 +52,7 @@ typedef struct mcc_run {
     int no_reduce;         /* --reduce=off: searches run on the net as given */
     int no_lp;             /* --lp=off: no state equation */
     int no_walk;           /* --walk=off: no random walks */
+    int no_unfold;         /* --unfold=off: no prefix (unfolddecide.c) */
     unsigned cores;        /* -j: processes of the portfolio (portfolio.c) */
     int reverse;           /* LTL: the formulas last to first (the portfolio's
                             * second process) */
@@ -172,5 +173,9 @@ int mcc_portfolio_answered(const char *id);
 /* simplify.c: t with the atoms the structure decides replaced by
  * constants (not folded); *changed set when any was.  Consumes t. */
 tree_t *mcc_simplify(const mcc_run *r, tree_t *t, int *changed);
+
+/* ---- unfolddecide.c: ReachabilityDeadlock on the prefix of a safe net,
+ * within the carve mcc.unfold.deadlock; 1 when it printed the answer ---- */
+int mcc_unfold_deadlock(const mcc_run *r, const char *id);
 
 #endif
