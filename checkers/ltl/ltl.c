@@ -22,6 +22,7 @@
 #include "checkers/ltl/fairscc.h"
 #include "checkers/ltl/ltl.h"
 #include "checkers/ltl/ltl2ba.h"
+#include "checkers/ltl/ltlpor.h"
 #include "engine/progress.h"
 #include "engine/stateeval.h"
 #include "engine/store.h"
@@ -35,7 +36,6 @@
 #define DEAD_NUM UINT32_MAX
 #define VIA_NONE UINT32_MAX
 #define VIA_STUTTER (UINT32_MAX - 1)
-#define ONLY_NONE UINT32_MAX
 #define POR_SAMPLE 1000
 #define POR_MIN_SHARE 0.05
 #define CLOCK_EVERY 4096u
@@ -48,8 +48,9 @@ typedef struct frame {
     uint32_t via;       /* how this state was reached */
     int8_t cond;        /* the edge's condition holds: -1 not evaluated yet */
     int8_t dead;        /* the marking is a deadlock: -1 not known yet */
-    int8_t full;        /* every enabled transition is tried, not just `only` */
-    uint32_t only;      /* the one transition tried (partial-order reduction) */
+    int8_t full;        /* every enabled transition is tried, not just the set */
+    uint32_t nred;      /* partial-order reduction: the transitions tried are */
+    uint32_t red_at;    /* P->red[red_at..red_at+nred), 0 of them: all enabled */
 } frame;
 
 typedef struct root {
@@ -74,16 +75,25 @@ typedef struct product {
     int64_t *ddelta;
     uint32_t m_of;
     uint8_t **per_step;     /* per automaton state and edge: a condition names actions */
-    /* partial-order reduction: a frame whose marking has an invisible
-     * transition forming a stubborn set alone tries only that one, unless
-     * a successor is on the search stack (the cycle proviso) */
+    /* partial-order reduction, two kinds:
+     *  - up to stuttering (exact 0; LTL without X and actions, deadlocks
+     *    repeating): a frame whose marking has an invisible transition
+     *    forming a stubborn set alone tries only that one, unless a
+     *    successor is on the search stack (the cycle proviso);
+     *  - word-exact (por set; actions, X, or infinite runs only): the
+     *    enabled transitions of stubborn_exact's set for the automaton
+     *    state's view of the steps (ltlpor.h), no proviso.
+     * The sets of the frames on the search stack are stacked in red. */
     stubborn_t *sb;
+    ltl_por *por;
     uint8_t *visible;
     uint32_t *enabled;
+    uint32_t *red;
+    size_t nred, cred;
     /* a reduction that rarely applies only costs: judged after
      * POR_SAMPLE tries, dropped below POR_MIN_SHARE (sound: a fully
      * expanded state keeps what a reduced one would) */
-    uint64_t por_tries, por_hits;
+    uint64_t por_tries, por_hits, por_enabled, por_fired;
     size_t bytes, budget;
     uint64_t max_states;    /* -m: 0 none */
     double deadline;
@@ -172,6 +182,35 @@ static void load(product *P, uint32_t id)
     P->m_of = id;
 }
 
+/* The transitions f's marking (in P->m, enabled[0..nen), nen > 1) tries:
+ * into P->red above the sets of the frames below it. */
+static int reduce_frame(product *P, frame *f, uint32_t nen)
+{
+    if (grow(P, &P->red, &P->cred, P->nred + nen, sizeof *P->red, 0) < 0)
+        return -1;
+    uint32_t *out = P->red + P->nred, n = nen;
+    if (P->por) {
+        uint32_t q = (uint32_t)P->m[P->np - 1];
+        n = stubborn_exact(P->sb, P->m, P->enabled, nen, ltl_por_view(P->por, q), out);
+    } else {
+        uint32_t t = stubborn_single(P->sb, P->m, P->enabled, nen, P->visible);
+        if (t != UINT32_MAX)
+            out[0] = t, n = 1;
+    }
+    P->por_tries++;
+    P->por_enabled += nen;
+    P->por_fired += n;
+    if (n < nen) {
+        f->red_at = (uint32_t)P->nred;
+        f->nred = n;
+        P->nred += n;
+        P->por_hits++;
+    }
+    if (P->por_tries == POR_SAMPLE && (double)P->por_hits < POR_MIN_SHARE * (double)P->por_tries)
+        P->sb = NULL;   /* freed at the end through por_sb */
+    return 0;
+}
+
 /* All conditions of e hold at P->m (and, per_step, for firing t there). */
 static int edge_holds(product *P, const tgba_edge *e, uint32_t t, int per_step)
 {
@@ -206,15 +245,10 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
             if (cn_enabled(cn, P->m, t))
                 P->enabled[nen++] = t;
         f->dead = nen == 0;
-        if (nen > 1) {
-            f->only = stubborn_single(P->sb, P->m, P->enabled, nen, P->visible);
-            P->por_hits += f->only != ONLY_NONE;
-            if (++P->por_tries == POR_SAMPLE &&
-                (double)P->por_hits < POR_MIN_SHARE * (double)P->por_tries)
-                P->sb = NULL;   /* freed at the end through por_sb */
-        }
+        if (nen > 1 && !f->full && reduce_frame(P, f, nen) < 0)
+            return -1;
     }
-    int reduced = f->only != ONLY_NONE && !f->full;
+    int reduced = f->nred && !f->full;
     for (; f->edge < s->nedges; f->edge++, f->t = 0, f->cond = -1) {
         const tgba_edge *e = &s->edges[f->edge];
         /* A condition on the action taken is evaluated per step; one on
@@ -241,11 +275,11 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
             }
             *via = VIA_STUTTER;
         } else {
-            uint32_t t = f->t;
-            for (; t < cn->ntransitions; t++) {
-                if (reduced && t != f->only)
-                    continue;
-                if (!cn_enabled(cn, P->m, t))
+            /* f->t counts the set's members, or the transitions */
+            uint32_t k = f->t, end = reduced ? f->nred : cn->ntransitions, t = 0;
+            for (; k < end; k++) {
+                t = reduced ? P->red[f->red_at + k] : k;
+                if (!reduced && !cn_enabled(cn, P->m, t))
                     continue;
                 if (!per_step)
                     break;
@@ -255,9 +289,9 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
                 if (v)
                     break;
             }
-            if (t == cn->ntransitions)
+            if (k == end)
                 continue;
-            f->t = t + 1;
+            f->t = k + 1;
             for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
                 P->dplace[nd] = cn->eff_place[i];
                 P->ddelta[nd++] = cn->eff_delta[i];
@@ -318,7 +352,7 @@ static int64_t bfs(product *P, uint32_t low, uint32_t from, int64_t target, uint
     uint32_t hit_from = 0, hit_to = 0, hit_via = 0;
     while (head < tail && end < 0) {
         uint32_t s = queue[head++];
-        frame f = {s, 0, 0, 0, -1, -1, 1, ONLY_NONE};   /* every edge: any real one will do */
+        frame f = {s, 0, 0, 0, -1, -1, 1, 0, 0};   /* every edge: any real one will do */
         uint32_t to, via;
         uint64_t acc;
         int r;
@@ -431,7 +465,7 @@ static int push(product *P, stacks *S, uint32_t *count, uint32_t id, uint64_t in
     P->num[id] = ++*count;
     S->roots[S->nroots++] = (root){*count, 0, in};
     S->live[S->nlive++] = id;
-    S->todo[S->ntodo++] = (frame){id, 0, 0, via, -1, -1, 0, ONLY_NONE};
+    S->todo[S->ntodo++] = (frame){id, 0, 0, via, -1, -1, 0, 0, 0};
     return 0;
 }
 
@@ -498,7 +532,7 @@ static int fair_component(product *P, stacks *S, uint32_t low, int want_run, res
                 en[k / 64] |= (uint64_t)1 << (k % 64);
         }
         P->gstart[i] = (uint32_t)nedges;
-        frame f = {v, 0, 0, 0, -1, -1, 1, ONLY_NONE};
+        frame f = {v, 0, 0, 0, -1, -1, 1, 0, 0};
         uint32_t to, via;
         uint64_t acc;
         int r;
@@ -571,9 +605,11 @@ static int search(product *P, int want_run, result_t *res)
         if (r < 0)
             goto out;
         if (r == 1) {
-            if (f->only != ONLY_NONE && !f->full && P->num[to] != 0 && P->num[to] != DEAD_NUM) {
+            if (f->nred && !f->full && !P->por && P->num[to] != 0 &&
+                P->num[to] != DEAD_NUM) {
                 /* the cycle proviso: a reduced step back into the search
-                 * stack could postpone the other transitions forever */
+                 * stack could postpone the other transitions forever (a
+                 * word-exact set needs none: docs/por-actions.md) */
                 f->full = 1;
                 f->edge = 0;
                 f->t = 0;
@@ -618,6 +654,8 @@ static int search(product *P, int want_run, result_t *res)
                    P->num[S.live[S.nlive - 1]] != DEAD_NUM)
                 P->num[S.live[--S.nlive]] = DEAD_NUM;
         }
+        if (f->nred)
+            P->nred = f->red_at;
         S.ntodo--;
     }
     rc = 0;
@@ -699,11 +737,18 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         /* no transition under fairness: every run is fair */
         P.fair = P.nfair ? opt->fairness : FAIRNESS_NONE;
     }
-    if (opt->partial_order && mode == LTL_STUTTER && !P.fair) {
+    if (opt->partial_order && !P.fair) {
+        /* up to stuttering where that applies, else word-exact */
         P.visible = calloc(cn->ntransitions + 1, 1);
         P.enabled = calloc(cn->ntransitions + 1, sizeof *P.enabled);
-        if (P.visible && P.enabled && visible_transitions(cn, formula, P.visible) == 0)
+        if (P.visible && P.enabled && mode == LTL_STUTTER &&
+            visible_transitions(cn, formula, P.visible) == 0)
             P.sb = por_sb = stubborn_new(cn);
+        else if (P.visible && P.enabled && (P.por = ltl_por_new(cn, formula, a)) &&
+                 !(P.sb = por_sb = stubborn_new(cn))) {
+            ltl_por_free(P.por);
+            P.por = NULL;
+        }
     }
     if (P.gave_up)
         ;
@@ -727,9 +772,19 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     free(P.per_step);
     if (P.por_hits)
         result_add_technique(res, "STUBBORN_SETS");   /* some markings were reduced */
+    if (por_sb)
+        snprintf(res->reduction, sizeof res->reduction,
+                 "%s; %llu of %llu markings with a choice reduced, firing %llu of %llu "
+                 "enabled transitions%s", !P.por ? "up to stuttering" :
+                 ltl_por_own_views(P.por) ? "per automaton state" : "word-exact",
+                 (unsigned long long)P.por_hits, (unsigned long long)P.por_tries,
+                 (unsigned long long)P.por_fired, (unsigned long long)P.por_enabled,
+                 P.sb ? "" : " (dropped: too few reduced)");
     stubborn_free(por_sb);
+    ltl_por_free(P.por);
     free(P.visible);
     free(P.enabled);
+    free(P.red);
     free(P.fair_index);
     free(P.local);
     free(P.gstart);
