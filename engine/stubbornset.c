@@ -121,6 +121,12 @@ static uint32_t scapegoat(const stubborn_t *sb, const nc_count *m, uint32_t t)
         if (m[p] >= cn->need_weight[i])
             continue;
         uint32_t n = sb->inc_start[p + 1] - sb->inc_start[p];
+        if (sb->view && n > 0) {
+            /* what the choice would add: increasers not in the set yet */
+            n = 0;
+            for (uint32_t k = sb->inc_start[p]; k < sb->inc_start[p + 1]; k++)
+                n += sb->stamp[sb->inc[k]] != sb->epoch && !impossible(sb, sb->inc[k]);
+        }
         if (n < best_n) {
             best = p;
             best_n = n;
