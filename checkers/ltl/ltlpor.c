@@ -6,15 +6,21 @@
 #include "engine/visible.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-/* Groups of steps told apart, and automaton states times groups, beyond
- * which every state shares the word-exact view: the tables stay small. */
+/* Groups of steps told apart, automaton states times groups, and
+ * visible transitions listed over all automaton states, beyond which (the
+ * remaining) states share the word-exact view: the tables stay within a
+ * few MiB whatever the automaton. */
 #define MAX_GROUPS 4096
 #define MAX_STATE_GROUPS (1u << 22)
+#define MAX_LISTED (1u << 22)
 
 struct ltl_por {
     uint32_t *group;        /* per transition */
     uint32_t ngroups;
+    uint32_t *gstart, *members;   /* per group, its transitions */
+    uint64_t listed;
     step_view shared;       /* the word-exact view */
     uint8_t *shared_kind;
     uint32_t *shared_visible;
@@ -71,19 +77,46 @@ static int classify(const cnet_t *cn, const tgba_state *s, uint32_t q, const uin
     return 1;
 }
 
-/* The transitions of q's visible groups, into a new list. */
-static int list_visible(const ltl_por *p, uint32_t T, step_view *v)
+/* Each group's transitions, in increasing order. */
+static int index_groups(ltl_por *p, uint32_t T)
+{
+    p->gstart = calloc((size_t)p->ngroups + 1, sizeof *p->gstart);
+    p->members = malloc(((size_t)T + 1) * sizeof *p->members);
+    uint32_t *fill = malloc(((size_t)p->ngroups + 1) * sizeof *fill);
+    if (!p->gstart || !p->members || !fill) {
+        free(fill);
+        return -1;
+    }
+    for (uint32_t t = 0; t < T; t++)
+        p->gstart[p->group[t] + 1]++;
+    for (uint32_t g = 0; g < p->ngroups; g++)
+        p->gstart[g + 1] += p->gstart[g];
+    memcpy(fill, p->gstart, ((size_t)p->ngroups + 1) * sizeof *fill);
+    for (uint32_t t = 0; t < T; t++)
+        p->members[fill[p->group[t]]++] = t;
+    free(fill);
+    return 0;
+}
+
+/* The transitions of v's visible groups, into a new list: 0, 1 when the
+ * lists would outgrow MAX_LISTED (nothing made), -1 on no memory. */
+static int list_visible(ltl_por *p, step_view *v)
 {
     uint32_t n = 0;
-    for (uint32_t t = 0; t < T; t++)
-        n += v->kind[p->group[t]] == STEP_VISIBLE;
+    for (uint32_t g = 0; g < p->ngroups; g++)
+        if (v->kind[g] == STEP_VISIBLE)
+            n += p->gstart[g + 1] - p->gstart[g];
+    if (p->listed + n > MAX_LISTED && p->listed)
+        return 1;
     uint32_t *list = malloc((n ? n : 1) * sizeof *list);
     if (!list)
         return -1;
     n = 0;
-    for (uint32_t t = 0; t < T; t++)
-        if (v->kind[p->group[t]] == STEP_VISIBLE)
-            list[n++] = t;
+    for (uint32_t g = 0; g < p->ngroups; g++)
+        if (v->kind[g] == STEP_VISIBLE)
+            for (uint32_t k = p->gstart[g]; k < p->gstart[g + 1]; k++)
+                list[n++] = p->members[k];
+    p->listed += n;
     v->group = p->group;
     v->visible = list;
     v->nvisible = n;
@@ -112,8 +145,14 @@ static int own_views(ltl_por *p, const cnet_t *cn, const tgba *a, const uint32_t
             continue;
         }
         p->own[q].kind = kind;
-        if (list_visible(p, cn->ntransitions, &p->own[q]) < 0)
+        int r2 = list_visible(p, &p->own[q]);
+        if (r2 < 0)
             return -1;
+        if (r2 > 0) {   /* the tables are full: the rest share the view */
+            p->own[q].kind = NULL;
+            free(kind);
+            return 0;
+        }
         p->nown++;
     }
     return 0;
@@ -147,7 +186,7 @@ ltl_por *ltl_por_new(const cnet_t *cn, const tree_t *formula, const tgba *a)
     for (uint32_t g = 1; g < p->ngroups; g++)
         p->shared_kind[g] = STEP_VISIBLE;
     p->shared.kind = p->shared_kind;
-    if (list_visible(p, T, &p->shared) < 0)
+    if (index_groups(p, T) < 0 || list_visible(p, &p->shared) < 0)
         goto fail;
     p->shared_visible = (uint32_t *)p->shared.visible;
     if (ng > 0 && own_views(p, cn, a, rep) < 0)
@@ -184,5 +223,7 @@ void ltl_por_free(ltl_por *p)
     free(p->shared_kind);
     free(p->shared_visible);
     free(p->group);
+    free(p->gstart);
+    free(p->members);
     free(p);
 }
