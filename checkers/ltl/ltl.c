@@ -77,11 +77,11 @@ typedef struct product {
     uint32_t m_of;
     uint8_t **per_step;     /* per automaton state and edge: a condition names actions */
     /* partial-order reduction, two kinds:
-     *  - up to stuttering (exact 0; LTL without X and actions, deadlocks
+     *  - up to stuttering (por NULL; LTL without X and actions, deadlocks
      *    repeating): a frame whose marking has an invisible transition
      *    forming a stubborn set alone tries only that one, unless a
      *    successor is on the search stack (the cycle proviso);
-     *  - word-exact (por set; actions, X, or infinite runs only): the
+     *  - word-exact (por set: actions, X, or infinite runs only): the
      *    enabled transitions of stubborn_exact's set for the automaton
      *    state's view of the steps (ltlpor.h), no proviso.
      * Each frame on the search stack lists the transitions it tries, all
@@ -240,6 +240,10 @@ static uint32_t list_enabled(product *P)
  * set; onto P->list above the lists of the frames below it. */
 static int list_frame(product *P, frame *f, uint32_t nen)
 {
+    if (P->nlist + nen >= UINT32_MAX) {
+        P->gave_up = "memory budget exhausted";
+        return -1;
+    }
     if (grow(P, &P->list, &P->clist, P->nlist + nen + 1, sizeof *P->list, 0) < 0)
         return -1;
     uint32_t *out = P->list + P->nlist, n = nen;
