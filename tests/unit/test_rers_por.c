@@ -11,6 +11,7 @@
  * and over all systems it must visit fewer states. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rerssim.h"
@@ -321,6 +322,9 @@ int main(void)
         SKIP("random RERS systems: %s is not executable", mck);
         UNIT_DONE();
     }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s/tests/tmp", top);
+    mkdir(tmp, 0777);   /* tests/run.sh makes it; a direct run may not */
     check_handmade();
     for (int repeat = 0; repeat <= 1; repeat++) {
         tally tl = {0};
