@@ -18,7 +18,8 @@ static const checker_type checkers[] = {
     {"stubborn", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_LTL),
      stubborn_accepts, stubborn_run,
      "explicit-state search reduced by stubborn sets (partial-order reduction): every deadlock, "
-     "every reachable goal and (LTL without X) every stutter-equivalent run is kept; "
+     "every reachable goal and every run up to stuttering (LTL without X and actions) or "
+     "with its word exactly (LTL with X or actions, or infinite runs only) is kept; "
      "witnesses are runs, not always shortest",
      "any place/transition net; gains most on concurrent models"},
     {"reduce", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL) |
