@@ -16,6 +16,10 @@ int unf_proven_safe(const cnet_t *cn, const budget_t *budget, char *why, size_t 
     if (!bits) {
         if (unbounded == UINT32_MAX) {
             snprintf(why, whylen, "memory budget exhausted");
+        } else if (*budget->interrupted || budget_expired(&bounds)) {
+            /* the proof was cut short: the place is unproven, not unbounded */
+            snprintf(why, whylen, *budget->interrupted ? "interrupted"
+                                  : "time limit reached while proving every place safe");
         } else {
             const char *id = cn->net->places[unbounded].id;
             if (id)
