@@ -148,6 +148,11 @@ static const carve_rule rules[CARVE_COUNT] = {
     /* the diagrams could not start (a place without a proven bound): the
      * explicit search has the rest */
     [CARVE_MCC_STATESPACE_EXPLICIT_AGAIN] = {"mcc.statespace.explicit-again", ALL_BYTES, 1.0, 0, 0},
+    /* compose (checkers/compose): the components come from the units
+     * when a reader gave them; one-hot groups are the fallback and get a
+     * tenth of the time, 10 s without a limit (everything after it runs
+     * on the whole budget, one stage after the other) */
+    [CARVE_COMPOSE_ONEHOT] = {"compose.onehot", ALL_BYTES, 0.1, 0, 10.0},
 };
 
 /* ---- the run ---- */

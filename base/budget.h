@@ -108,6 +108,7 @@ typedef enum {
     CARVE_MCC_STATESPACE_EXPLICIT, /* StateSpace: the explicit search before the diagrams */
     CARVE_MCC_STATESPACE_SYMBOLIC, /*   and the diagrams, a second short of the end */
     CARVE_MCC_STATESPACE_EXPLICIT_AGAIN, /*   the explicit search when the diagrams cannot start */
+    CARVE_COMPOSE_ONEHOT,       /* the compose checker: components from one-hot groups */
     CARVE_COUNT
 } budget_carve_id;
 
