@@ -148,11 +148,16 @@ static const carve_rule rules[CARVE_COUNT] = {
     /* the diagrams could not start (a place without a proven bound): the
      * explicit search has the rest */
     [CARVE_MCC_STATESPACE_EXPLICIT_AGAIN] = {"mcc.statespace.explicit-again", ALL_BYTES, 1.0, 0, 0},
-    /* compose (checkers/compose): the components come from the units
-     * when a reader gave them; one-hot groups are the fallback and get a
-     * tenth of the time, 10 s without a limit (everything after it runs
-     * on the whole budget, one stage after the other) */
+    /* compose (checkers/compose): the parts, the composites and the maps
+     * kept for lifting a run stay while the formula is checked on what is
+     * left, a single LTS or the product of the last parts searched on the
+     * fly (ltl.stack, ltl.states): half the bytes each, and the time as it
+     * comes.  The components come from the units when a reader gave them;
+     * one-hot groups are the fallback and get a tenth of the time, 10 s
+     * without a limit */
+    [CARVE_COMPOSE_PARTS] = {"compose.parts", BYTES(1, 2), 1.0, 0, 0},
     [CARVE_COMPOSE_ONEHOT] = {"compose.onehot", ALL_BYTES, 0.1, 0, 10.0},
+    [CARVE_COMPOSE_CHECK] = {"compose.check", REST_OF(CARVE_COMPOSE_PARTS), 1.0, 0, 0},
 };
 
 /* ---- the run ---- */

@@ -166,10 +166,16 @@ out:
 }
 
 /* ---- the order ----
- * Of every two live nodes that share an action, the pair whose product
- * closes the largest share of the actions it has (closed / all, the
- * criterion of Crouzen and Lang's smart reduction), the smaller product
- * of sizes on a tie; when no two share one, the two smallest. */
+ * Of every two live nodes that share an action and whose product has at
+ * most COMPOSE_PAIR_LIMIT pairs of states, the pair whose product closes
+ * the largest share of the actions it has (closed / all, the criterion of
+ * Crouzen and Lang's smart reduction), the smaller product of sizes on a
+ * tie; when no two such share one, the two smallest if their product
+ * fits.  Past the limit a product is not built: the parts left are
+ * searched together on the fly (network.c), where only what the whole
+ * system reaches is explored. */
+#define COMPOSE_PAIR_LIMIT ((uint64_t)1 << 20)
+
 static void merge_count(const co_node *a, const co_node *b, const composer *K, uint32_t *shared,
                         uint32_t *closed, uint32_t *all)
 {
@@ -195,7 +201,8 @@ static void merge_count(const co_node *a, const co_node *b, const composer *K, u
     }
 }
 
-static void choose_pair(const composer *K, uint32_t *pi, uint32_t *pj)
+/* 0 with the pair in *pi < *pj, -1 when no product fits the limit. */
+static int choose_pair(const composer *K, uint32_t *pi, uint32_t *pj)
 {
     double best = -1;
     uint64_t best_size = UINT64_MAX;
@@ -206,12 +213,14 @@ static void choose_pair(const composer *K, uint32_t *pi, uint32_t *pj)
         for (uint32_t j = i + 1; j < K->nnodes; j++) {
             if (!K->nodes[j].alive)
                 continue;
+            uint64_t size = (uint64_t)K->nodes[i].l.nstates * K->nodes[j].l.nstates;
+            if (size > COMPOSE_PAIR_LIMIT)
+                continue;
             uint32_t shared, closed, all;
             merge_count(&K->nodes[i], &K->nodes[j], K, &shared, &closed, &all);
             if (!shared)
                 continue;
             double score = (double)closed / all;
-            uint64_t size = (uint64_t)K->nodes[i].l.nstates * K->nodes[j].l.nstates;
             if (score > best || (score == best && size < best_size)) {
                 best = score;
                 best_size = size;
@@ -231,9 +240,13 @@ static void choose_pair(const composer *K, uint32_t *pi, uint32_t *pj)
                 bj = i;
             }
         }
+        if (bj == CO_NONE ||
+            (uint64_t)K->nodes[bi].l.nstates * K->nodes[bj].l.nstates > COMPOSE_PAIR_LIMIT)
+            return -1;
     }
     *pi = bi < bj ? bi : bj;
     *pj = bi < bj ? bj : bi;
+    return 0;
 }
 
 /* ---- one step ---- */
@@ -358,81 +371,109 @@ static int finish_root(composer *K, co_node *R, int infinite_only, co_lts *final
     return 0;
 }
 
-/* The formula on the final LTS, and its counterexample lifted. */
-static void check_final(composer *K, const co_lts *fin, const tree_t *formula, result_t *res)
+/* ---- the formula on what is left ---- */
+
+/* The final LTS as a system: a state's edges as they are. */
+typedef struct lts_system {
+    co_mem *cm;
+    const co_lts *l;
+    uint32_t A;
+    uint64_t *buf;
+    size_t cap;
+    uint32_t one;       /* the tuple of a state: itself */
+} lts_system;
+
+static int lts_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n)
+{
+    lts_system *S = ctx;
+    const co_lts *l = S->l;
+    size_t deg = l->first[s + 1] - l->first[s];
+    if (co_grow(S->cm, &S->buf, &S->cap, deg, sizeof *S->buf) < 0)
+        return -1;
+    for (size_t i = 0; i < deg; i++) {
+        uint32_t e = l->first[s] + (uint32_t)i;
+        S->buf[i] = (uint64_t)(l->lab[e] - S->A) << 32 | l->dst[e];
+    }
+    *steps = S->buf;
+    *n = deg;
+    return 0;
+}
+
+static const uint32_t *lts_tuple(void *ctx, uint32_t s)
+{
+    lts_system *S = ctx;
+    S->one = s;
+    return &S->one;
+}
+
+static const uint32_t *network_tuple(void *ctx, uint32_t s)
+{
+    return co_network_tuple(ctx, s);
+}
+
+/* The formula on sys, whose state s stands for the states tuple(ctx, s)
+ * of the parts part[0..nparts) (on chk, the check's account), and its
+ * counterexample lifted. */
+static void check_system(composer *K, co_mem *chk, const co_system *sys, const uint32_t *part,
+                         uint32_t nparts, const uint32_t *(*tuple)(void *, uint32_t),
+                         const tree_t *formula, result_t *res)
 {
     const check_options *opt = K->opt;
     co_mem *cm = &K->cm;
-    if (!fin->nstates) {
-        /* no infinite run at all: nothing can contradict the formula */
-        res->answer = ANSWER_YES;
-        return;
-    }
     co_lasso lasso;
     uint64_t states, edges;
     char why[160] = "";
     double t0 = mono_now();
-    int r = co_ltl_check(cm, K->cn, &K->L, fin, K->A, formula, opt->ltl_infinite_only,
-                         opt->want_run, &lasso, &states, &edges, why, sizeof why);
+    int r = co_ltl_check(chk, K->cn, &K->L, sys, formula, opt->ltl_infinite_only, opt->want_run,
+                         &K->prog, &lasso, &states, &edges, why, sizeof why);
     res->states += states;
     res->edges += edges;
+    if (chk->peak > res->peak_bytes)
+        res->peak_bytes = chk->peak;
     if (opt->verbose)
-        fprintf(stderr, "compose: the formula on the final LTS: %llu product states, %llu "
-                "edges: %s (%.2f s)\n", (unsigned long long)states, (unsigned long long)edges,
+        fprintf(stderr, "compose: the formula: %llu product states, %llu edges: %s (%.2f s)\n",
+                (unsigned long long)states, (unsigned long long)edges,
                 r == 0 ? "holds" : r == 1 ? "fails" : "gave up", mono_now() - t0);
-    if (r == -2) {
+    if (r == -2)
         result_unknown(res, why);
-        return;
-    }
     if (r < 0)
         return;
     res->answer = r ? ANSWER_NO : ANSWER_YES;
     if (r == 0 || !opt->want_run)
         return;
-    /* the lasso's edges, the repetitions of a dead end dropped */
-    size_t n = 0, loop_start = lasso.loop_start, cap = lasso.len ? lasso.len : 1;
+    /* the lasso's letters and parts' states, the repetitions of a dead
+     * end dropped */
+    size_t n = 0, cap = lasso.len ? lasso.len : 1;
     int stutters = 0;
-    uint32_t *src = co_alloc(cm, cap, sizeof *src), *lab = co_alloc(cm, cap, sizeof *lab);
-    uint32_t *dst = co_alloc(cm, cap, sizeof *dst);
-    if (src && lab && dst) {
+    uint32_t *letter = co_alloc(cm, cap, sizeof *letter);
+    uint32_t *dst = cap <= SIZE_MAX / nparts ? co_alloc(cm, cap * nparts, sizeof *dst) : NULL;
+    if (letter && dst) {
         for (size_t i = 0; i < lasso.len; i++) {
-            uint32_t e = lasso.edge[i];
-            if (e == CO_STUTTER) {
+            uint64_t st = lasso.step[i];
+            if (st == CO_STUTTER_STEP) {
                 stutters = 1;
                 continue;
             }
-            uint32_t s = 0, hi = fin->nstates;
-            while (s + 1 < hi) {
-                uint32_t mid = s + (hi - s) / 2;
-                if (fin->first[mid] <= e)
-                    s = mid;
-                else
-                    hi = mid;
-            }
-            src[n] = s;
-            lab[n] = fin->lab[e];
-            dst[n] = fin->dst[e];
+            letter[n] = (uint32_t)(st >> 32);
+            memcpy(dst + n * nparts, tuple(sys->ctx, (uint32_t)st), nparts * sizeof *dst);
             n++;
         }
-        const co_abstract_run ar = { src, lab, dst, n, stutters ? n : loop_start, K->A };
+        const co_abstract_run ar = { nparts, part, letter, dst, n,
+                                     stutters ? n : lasso.loop_start };
         double t1 = mono_now();
         int lifted = co_lift(cm, K->cn, &K->C, &K->L, K->nodes, K->nnodes, &ar, res);
         if (opt->verbose && lifted == 0)
             fprintf(stderr, "compose: the lasso of %zu steps lifted to %zu steps of the net "
                     "(%.2f s)\n", n, res->run_len, mono_now() - t1);
-        if (lifted < 0) {
-            /* the answer stands; only its evidence is missing */
+        if (lifted < 0)   /* the answer stands; only its evidence is missing */
             fprintf(stderr, "mck: compose: no counterexample: %s\n", cm->gave_up);
-            cm->gave_up = NULL;
-        }
     } else {
         fprintf(stderr, "mck: compose: no memory for the counterexample\n");
-        cm->gave_up = NULL;
     }
-    co_free(cm, src, cap, sizeof *src);
-    co_free(cm, lab, cap, sizeof *lab);
-    co_free(cm, dst, cap, sizeof *dst);
-    co_free_grown(cm, &lasso.edge, &lasso.cap, sizeof *lasso.edge);
+    cm->gave_up = NULL;
+    co_free(cm, letter, cap, sizeof *letter);
+    co_free(cm, dst, cap * nparts, sizeof *dst);
+    co_free_grown(chk, &lasso.step, &lasso.cap, sizeof *lasso.step);
 }
 
 /* The reader's actions serve only when every proposition is a union of
@@ -505,24 +546,64 @@ static void run_composer(composer *K, const tree_t *formula, result_t *res)
                     "%u actions shared\n", name, N->nraw, N->l.nstates, N->l.nedges, N->niface);
         }
     }
-    for (uint32_t live = K->C.n; live > 1; live--) {
+    uint32_t live = K->C.n;
+    for (; live > 1; live--) {
         uint32_t i, j;
-        choose_pair(K, &i, &j);
+        if (choose_pair(K, &i, &j) < 0)
+            break;
         if (compose_pair(K, i, j) < 0)
             return;
     }
-    co_node *R = &K->nodes[K->nnodes - 1];
-    co_lts fin;
-    if (finish_root(K, R, opt->ltl_infinite_only, &fin) < 0)
-        return;
-    snprintf(res->net_note, sizeof res->net_note,
-             "%u components composed; largest composite %u states; final LTS %u states",
-             K->C.n, K->largest, fin.nstates);
     res->states = K->raw_states;
     res->edges = K->raw_edges;
     res->peak_bytes = cm->peak;
-    check_final(K, &fin, formula, res);
-    co_lts_free(cm, &fin);
+    budget_t check = budget_carve(opt->budget, CARVE_COMPOSE_CHECK);
+    co_mem chk;
+    memset(&chk, 0, sizeof chk);
+    chk.budget = &check;
+    chk.limit = check.bytes;
+    chk.max_states = opt->max_states;
+    if (live > 1) {
+        uint32_t *part = co_alloc(cm, live, sizeof *part), n = 0;
+        if (!part)
+            return;
+        for (uint32_t i = 0; i < K->nnodes; i++)
+            if (K->nodes[i].alive)
+                part[n++] = i;
+        snprintf(res->net_note, sizeof res->net_note,
+                 "%u components; largest composite %u states; the last %u parts explored "
+                 "together", K->C.n, K->largest, n);
+        if (opt->verbose)
+            fprintf(stderr, "compose: the last %u parts explored together\n", n);
+        co_network W;
+        if (co_network_init(&W, &chk, K->nodes, part, n, K->A, K->action_letter) == 0) {
+            const co_system sys = { &W, W.init, co_network_steps };
+            check_system(K, &chk, &sys, part, n, network_tuple, formula, res);
+        }
+        co_network_free(&W);
+        co_free(cm, part, live, sizeof *part);
+    } else {
+        co_node *R = &K->nodes[K->nnodes - 1];
+        co_lts fin;
+        if (finish_root(K, R, opt->ltl_infinite_only, &fin) < 0)
+            return;
+        snprintf(res->net_note, sizeof res->net_note,
+                 "%u components composed; largest composite %u states; final LTS %u states",
+                 K->C.n, K->largest, fin.nstates);
+        if (!fin.nstates) {
+            /* no infinite run at all: nothing can contradict the formula */
+            res->answer = ANSWER_YES;
+        } else {
+            lts_system S = { &chk, &fin, K->A, NULL, 0, 0 };
+            const co_system sys = { &S, fin.init, lts_steps };
+            uint32_t root = K->nnodes - 1;
+            check_system(K, &chk, &sys, &root, 1, lts_tuple, formula, res);
+            co_free_grown(&chk, &S.buf, &S.cap, sizeof *S.buf);
+        }
+        co_lts_free(cm, &fin);
+    }
+    if (chk.gave_up)
+        result_unknown(res, chk.gave_up);
 }
 
 static void free_composer(composer *K)
@@ -560,8 +641,9 @@ void compose_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
     }
     composer K;
     memset(&K, 0, sizeof K);
-    K.cm.budget = opt->budget;
-    K.cm.limit = opt->budget->bytes;
+    budget_t parts = budget_carve(opt->budget, CARVE_COMPOSE_PARTS);
+    K.cm.budget = &parts;
+    K.cm.limit = parts.bytes;
     K.cm.max_states = opt->max_states;
     K.cn = cn;
     K.opt = opt;

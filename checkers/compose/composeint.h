@@ -160,21 +160,32 @@ int co_minimise(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *block);
  * when the start has none. */
 int co_prune_finite(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *keep);
 
-/* ---- the formula on the final LTS (ltlprod.c) ----
- * A lasso of an LTS as its edges; CO_STUTTER for the repetition of a
- * state without edges (finite runs repeating their end). */
-#define CO_STUTTER (UINT32_MAX - 1)
+/* ---- the formula on what composing left (ltlprod.c) ----
+ * A system hands out the steps of its states, numbered by it, as
+ * (letter << 32 | target) in a buffer of its own that stays valid until
+ * the next call; -1 on a limit. */
+typedef struct co_system {
+    void *ctx;
+    uint32_t init;
+    int (*steps)(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
+} co_system;
+
+/* A lasso of a system as its steps; CO_STUTTER_STEP for the repetition
+ * of a state without steps (finite runs repeating their end). */
+#define CO_NO_STEP UINT64_MAX
+#define CO_STUTTER_STEP (UINT64_MAX - 1)
 typedef struct co_lasso {
-    uint32_t *edge;
+    uint64_t *step;
     size_t len, cap, loop_start;
 } co_lasso;
 
-/* Whether every run of l (labels A + letter) satisfies formula: 0 yes, 1
- * no (with the lasso in out when want_run: co_free_grown on out->edge),
- * -1 on a limit (cm->gave_up), -2 when the formula does not translate
- * (why).  *states and *edges: the product's. */
-int co_ltl_check(co_mem *cm, const cnet_t *cn, const co_letters *L, const co_lts *l,
-                 uint32_t nactions, const tree_t *formula, int infinite_only, int want_run,
+struct progress;
+/* Whether every run of sys satisfies formula: 0 yes, 1 no (with the
+ * lasso in out when want_run: co_free_grown on out->step), -1 on a limit
+ * (cm->gave_up), -2 when the formula does not translate (why).  *states
+ * and *edges: the product's. */
+int co_ltl_check(co_mem *cm, const cnet_t *cn, const co_letters *L, const co_system *sys,
+                 const tree_t *formula, int infinite_only, int want_run, struct progress *prog,
                  co_lasso *out, uint64_t *states, uint64_t *edges, char *why, size_t whylen);
 
 /* ---- the composition tree ----
@@ -198,24 +209,57 @@ typedef struct co_node {
     int alive;                      /* not yet composed into another */
 } co_node;
 
-/* The final composite's state of marking m: each component's place, then
- * each node's state bottom up; CO_NONE when m is not reachable in it.
- * scratch holds nnodes entries. */
-uint32_t co_state_of(const cnet_t *cn, const co_comps *c, const co_node *nodes, uint32_t nnodes,
-                     const nc_count *m, uint32_t *scratch);
+/* ---- the parts left, explored on the fly (network.c) ----
+ * The product of the parts part[0..nparts) of nodes (their minimised
+ * LTSs; the open actions are those of their interfaces) as a co_system:
+ * ctx is the network, steps co_network_steps, init W->init. */
+typedef struct co_network {
+    co_mem *cm;
+    const co_node *nodes;
+    const uint32_t *part;
+    uint32_t nparts, A;
+    const uint32_t *action_letter;
+    uint32_t *owner_first, *owner_part;     /* per action: the parts that have it */
+    uint32_t *tuple;                        /* state s: tuple[s * nparts ..] */
+    size_t cap_tuple;
+    uint32_t n, init;
+    uint32_t *slot;
+    size_t nslots;
+    uint64_t *buf;                          /* the steps handed out */
+    size_t nbuf, cap_buf;
+    uint32_t *cur, *next;
+    size_t *lo, *hi, *pick;
+} co_network;
+
+int co_network_init(co_network *W, co_mem *cm, const co_node *nodes, const uint32_t *part,
+                    uint32_t nparts, uint32_t nactions, const uint32_t *action_letter);
+int co_network_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
+/* The parts' states of network state s. */
+const uint32_t *co_network_tuple(const co_network *W, uint32_t s);
+void co_network_free(co_network *W);
+
+/* Each node's minimised state of marking m into val[0..nnodes): each
+ * component's place, then each node bottom up; CO_NONE where m is not
+ * reachable in it. */
+void co_state_of(const co_comps *c, const co_node *nodes, uint32_t nnodes, const nc_count *m,
+                 uint32_t *val);
 
 /* ---- lifting (lift.c) ----
- * A lasso of the final composite, as its edges (lab is A + letter), into
- * a lasso of the net: from the net's initial marking, each edge by the
+ * A lasso of what the formula was checked on, the product of the parts
+ * part[0..nparts) (nodes, each with its minimised states; one part: the
+ * final LTS), as each step's letter and the parts' states after it, into
+ * a lasso of the net: from the net's initial marking, each step by the
  * first enabled transition of its letter whose successor lies in the
- * edge's target (strong bisimulation promises one), the loop again and
- * again until a marking where it starts repeats.  loop_start ==
- * len: the run ends in a deadlock that repeats.  0 with the run in res,
- * or -1 (cm->gave_up set). */
+ * step's states (strong bisimulation promises one), the loop again and
+ * again until a marking where it starts repeats.  loop_start == len: the
+ * run ends in a deadlock that repeats; RESULT_NO_LOOP: a finite run.  0
+ * with the run in res, or -1 (cm->gave_up set). */
 typedef struct co_abstract_run {
-    const uint32_t *src, *lab, *dst;    /* per edge of the run */
+    uint32_t nparts;
+    const uint32_t *part;           /* node numbers */
+    const uint32_t *letter;         /* per step */
+    const uint32_t *dst;            /* per step, nparts states */
     size_t len, loop_start;
-    uint32_t nactions;
 } co_abstract_run;
 
 int co_lift(co_mem *cm, const cnet_t *cn, const co_comps *c, const co_letters *L,

@@ -1,5 +1,5 @@
-/* Lifting a lasso of the final composite to a lasso of the net
- * (composeint.h).
+/* Lifting a lasso of the final composite, or of the product of the last
+ * parts, to a lasso of the net (composeint.h).
  *
  * Every node's minimised states are the classes of a strong bisimulation
  * of what lies below it, and a product of bisimulations is one of the
@@ -19,10 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t co_state_of(const cnet_t *cn, const co_comps *c, const co_node *nodes, uint32_t nnodes,
-                     const nc_count *m, uint32_t *val)
+void co_state_of(const co_comps *c, const co_node *nodes, uint32_t nnodes, const nc_count *m,
+                 uint32_t *val)
 {
-    (void)cn;
     for (uint32_t i = 0; i < nnodes; i++) {
         const co_node *N = &nodes[i];
         if (N->left < 0) {
@@ -39,7 +38,6 @@ uint32_t co_state_of(const cnet_t *cn, const co_comps *c, const co_node *nodes, 
             val[i] = raw == CO_NONE ? CO_NONE : N->state_block[raw];
         }
     }
-    return nnodes ? val[nnodes - 1] : CO_NONE;
 }
 
 typedef struct lifter {
@@ -61,18 +59,24 @@ typedef struct lifter {
     size_t nslots;
 } lifter;
 
-/* One abstract edge: the first enabled transition of its letter into its
- * target; -1 when there is none (a bug) or on a limit. */
-static int lift_step(lifter *f, uint32_t letter, uint32_t target)
+/* One abstract step: the first enabled transition of its letter into its
+ * states; -1 when there is none (a bug) or on a limit. */
+static int lift_step(lifter *f, const co_abstract_run *ar, size_t step)
 {
     const cnet_t *cn = f->cn;
+    uint32_t letter = ar->letter[step];
+    const uint32_t *target = ar->dst + step * ar->nparts;
     for (uint32_t t = 0; t < cn->ntransitions; t++) {
         if (f->L->trans_letter[t] != letter || !cn_enabled(cn, f->m, t))
             continue;
         memcpy(f->next, f->m, cn->nplaces * sizeof *f->next);
         if (cn_fire(cn, f->next, t) < 0)
             continue;
-        if (co_state_of(cn, f->c, f->nodes, f->nnodes, f->next, f->val) != target)
+        co_state_of(f->c, f->nodes, f->nnodes, f->next, f->val);
+        uint32_t i = 0;
+        while (i < ar->nparts && f->val[ar->part[i]] == target[i])
+            i++;
+        if (i < ar->nparts)
             continue;
         if (co_tick(f->cm) < 0 || co_grow(f->cm, &f->run, &f->cap, f->len + 1, sizeof *f->run) < 0)
             return -1;
@@ -151,7 +155,7 @@ int co_lift(co_mem *cm, const cnet_t *cn, const co_comps *c, const co_letters *L
         goto out;
     memcpy(f.m, cn->initial, cn->nplaces * sizeof *f.m);
     for (size_t i = 0; i < ar->loop_start && i < ar->len; i++)
-        if (lift_step(&f, ar->lab[i] - ar->nactions, ar->dst[i]) < 0)
+        if (lift_step(&f, ar, i) < 0)
             goto out;
     if (ar->loop_start >= ar->len) {
         loop_at = ar->loop_start == ar->len ? f.len : RESULT_NO_LOOP;
@@ -166,7 +170,7 @@ int co_lift(co_mem *cm, const cnet_t *cn, const co_comps *c, const co_letters *L
                 break;
             }
             for (size_t i = ar->loop_start; i < ar->len; i++)
-                if (lift_step(&f, ar->lab[i] - ar->nactions, ar->dst[i]) < 0)
+                if (lift_step(&f, ar, i) < 0)
                     goto out;
         }
     }
