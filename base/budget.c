@@ -158,6 +158,11 @@ static const carve_rule rules[CARVE_COUNT] = {
     [CARVE_COMPOSE_PARTS] = {"compose.parts", BYTES(1, 2), 1.0, 0, 0},
     [CARVE_COMPOSE_ONEHOT] = {"compose.onehot", ALL_BYTES, 0.1, 0, 10.0},
     [CARVE_COMPOSE_CHECK] = {"compose.check", REST_OF(CARVE_COMPOSE_PARTS), 1.0, 0, 0},
+    /* before composing, the components explored together up to a number
+     * of states (checkers/compose/compose.c): a tenth of the time at most,
+     * so that a first look that does not answer leaves the rest to
+     * composing */
+    [CARVE_COMPOSE_PROBE] = {"compose.probe", REST_OF(CARVE_COMPOSE_PARTS), 0.1, 0, 0},
 };
 
 /* ---- the run ---- */

@@ -110,6 +110,7 @@ typedef enum {
     CARVE_MCC_STATESPACE_EXPLICIT_AGAIN, /*   the explicit search when the diagrams cannot start */
     CARVE_COMPOSE_PARTS,        /* the compose checker: its components, composites and maps */
     CARVE_COMPOSE_ONEHOT,       /*   of compose.parts: components from one-hot groups */
+    CARVE_COMPOSE_PROBE,        /*   a first look at the components explored together */
     CARVE_COMPOSE_CHECK,        /*   the formula on what composing left */
     CARVE_COUNT
 } budget_carve_id;

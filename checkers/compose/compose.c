@@ -174,7 +174,7 @@ out:
  * fits.  Past the limit a product is not built: the parts left are
  * searched together on the fly (network.c), where only what the whole
  * system reaches is explored. */
-#define COMPOSE_PAIR_LIMIT ((uint64_t)1 << 20)
+#define COMPOSE_PAIR_LIMIT ((uint64_t)1 << 16)
 
 static void merge_count(const co_node *a, const co_node *b, const composer *K, uint32_t *shared,
                         uint32_t *closed, uint32_t *all)
@@ -476,6 +476,63 @@ static void check_system(composer *K, co_mem *chk, const co_system *sys, const u
     co_free_grown(chk, &lasso.step, &lasso.cap, sizeof *lasso.step);
 }
 
+/* The formula on the live parts explored together (on chk). */
+static void explore_parts(composer *K, co_mem *chk, const tree_t *formula, result_t *res)
+{
+    co_mem *cm = &K->cm;
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < K->nnodes; i++)
+        live += K->nodes[i].alive;
+    uint32_t *part = co_alloc(cm, live, sizeof *part), n = 0;
+    if (!part)
+        return;
+    for (uint32_t i = 0; i < K->nnodes; i++)
+        if (K->nodes[i].alive)
+            part[n++] = i;
+    if (K->opt->verbose)
+        fprintf(stderr, "compose: %u parts explored together%s\n", n,
+                chk->max_states && chk->max_states != K->opt->max_states ? ", a first look" : "");
+    co_network W;
+    if (co_network_init(&W, chk, K->nodes, part, n, K->A, K->action_letter) == 0) {
+        const co_system sys = { &W, W.init, co_network_steps };
+        check_system(K, chk, &sys, part, n, network_tuple, formula, res);
+    }
+    co_network_free(&W);
+    co_free(cm, part, live, sizeof *part);
+}
+
+/* A first look before composing: the formula on the minimised components
+ * explored together, up to COMPOSE_PROBE_STATES states of the product
+ * with the automaton (and the carve compose.probe's time).  A formula
+ * whose automaton soon has nothing left to follow, or whose counterexample
+ * lies near the start, needs no composition; the look costs little
+ * beside one that does.  1: answered (or stopped by a signal), 0: go on
+ * composing. */
+#define COMPOSE_PROBE_STATES ((uint64_t)1 << 17)
+
+static int probe(composer *K, const tree_t *formula, result_t *res)
+{
+    const check_options *opt = K->opt;
+    budget_t b = budget_carve(opt->budget, CARVE_COMPOSE_PROBE);
+    co_mem pm;
+    memset(&pm, 0, sizeof pm);
+    pm.budget = &b;
+    pm.limit = b.bytes;
+    pm.max_states = opt->max_states && opt->max_states < COMPOSE_PROBE_STATES ?
+                    opt->max_states : COMPOSE_PROBE_STATES;
+    explore_parts(K, &pm, formula, res);
+    if (!pm.gave_up || *opt->budget->interrupted) {
+        snprintf(res->net_note, sizeof res->net_note,
+                 "%u components, explored together without composing", K->C.n);
+        if (pm.gave_up)
+            result_unknown(res, pm.gave_up);
+        return 1;
+    }
+    if (opt->verbose)
+        fprintf(stderr, "compose: the first look gave up (%s): composing\n", pm.gave_up);
+    return 0;
+}
+
 /* The reader's actions serve only when every proposition is a union of
  * whole actions. */
 static int letters_per_action(composer *K)
@@ -546,6 +603,11 @@ static void run_composer(composer *K, const tree_t *formula, result_t *res)
                     "%u actions shared\n", name, N->nraw, N->l.nstates, N->l.nedges, N->niface);
         }
     }
+    if (K->C.n > 1) {
+        int r = probe(K, formula, res);
+        if (r != 0)
+            return;
+    }
     uint32_t live = K->C.n;
     for (; live > 1; live--) {
         uint32_t i, j;
@@ -554,9 +616,10 @@ static void run_composer(composer *K, const tree_t *formula, result_t *res)
         if (compose_pair(K, i, j) < 0)
             return;
     }
-    res->states = K->raw_states;
-    res->edges = K->raw_edges;
-    res->peak_bytes = cm->peak;
+    res->states += K->raw_states;
+    res->edges += K->raw_edges;
+    if (cm->peak > res->peak_bytes)
+        res->peak_bytes = cm->peak;
     budget_t check = budget_carve(opt->budget, CARVE_COMPOSE_CHECK);
     co_mem chk;
     memset(&chk, 0, sizeof chk);
@@ -564,24 +627,10 @@ static void run_composer(composer *K, const tree_t *formula, result_t *res)
     chk.limit = check.bytes;
     chk.max_states = opt->max_states;
     if (live > 1) {
-        uint32_t *part = co_alloc(cm, live, sizeof *part), n = 0;
-        if (!part)
-            return;
-        for (uint32_t i = 0; i < K->nnodes; i++)
-            if (K->nodes[i].alive)
-                part[n++] = i;
         snprintf(res->net_note, sizeof res->net_note,
                  "%u components; largest composite %u states; the last %u parts explored "
-                 "together", K->C.n, K->largest, n);
-        if (opt->verbose)
-            fprintf(stderr, "compose: the last %u parts explored together\n", n);
-        co_network W;
-        if (co_network_init(&W, &chk, K->nodes, part, n, K->A, K->action_letter) == 0) {
-            const co_system sys = { &W, W.init, co_network_steps };
-            check_system(K, &chk, &sys, part, n, network_tuple, formula, res);
-        }
-        co_network_free(&W);
-        co_free(cm, part, live, sizeof *part);
+                 "together", K->C.n, K->largest, live);
+        explore_parts(K, &chk, formula, res);
     } else {
         co_node *R = &K->nodes[K->nnodes - 1];
         co_lts fin;
