@@ -42,11 +42,6 @@ static int from_units(const net_t *net, uint32_t np, uint32_t *comp, uint32_t *n
             comp[p] = (uint32_t)u;
         }
     }
-    for (uint32_t p = 0; p < np; p++)
-        if (comp[p] == CO_NONE) {
-            snprintf(why, whylen, "place %s is in no unit", net->places[p].id);
-            return -1;
-        }
     *n = (uint32_t)net->nunits;
     return 0;
 }
@@ -65,21 +60,85 @@ static int from_onehot(const cnet_t *cn, double seconds, uint32_t *comp, uint32_
     uint32_t ngroups = 0;
     uint32_t *group = onehot_groups(cn, bits, seconds, &ngroups);
     free(bits);
-    if (!group) {
-        snprintf(why, whylen, "no one-hot groups found");
+    if (!group && !(group = calloc(cn->nplaces ? cn->nplaces : 1, sizeof *group))) {
+        snprintf(why, whylen, "no memory for one-hot groups");
         return -1;
     }
-    for (uint32_t p = 0; p < cn->nplaces; p++) {
-        if (!group[p]) {
-            snprintf(why, whylen, "place %s is in no one-hot group", cn->net->places[p].id);
-            free(group);
-            return -1;
-        }
-        comp[p] = group[p] - 1;
-    }
+    for (uint32_t p = 0; p < cn->nplaces; p++)
+        comp[p] = group[p] ? group[p] - 1 : CO_NONE;
     free(group);
+    /* a marked place no transition changes (groups have two places or
+     * more) holds its one token for ever: a component alone */
+    uint8_t *changed = calloc(cn->nplaces ? cn->nplaces : 1, 1);
+    if (!changed) {
+        snprintf(why, whylen, "no memory for one-hot groups");
+        return -1;
+    }
+    for (uint32_t i = 0; i < cn->eff_start[cn->ntransitions]; i++)
+        changed[cn->eff_place[i]] = 1;
+    for (uint32_t p = 0; p < cn->nplaces; p++)
+        if (comp[p] == CO_NONE && cn->initial[p] == 1 && !changed[p])
+            comp[p] = ngroups++;
+    free(changed);
     *n = ngroups;
     return 0;
+}
+
+/* The places that may ever hold a token, over-approximated: marked at
+ * the start, or put there by a transition all of whose input places may
+ * be marked.  A place in no component must not be one of them: it is
+ * then never marked, and the transitions that need it never fire. */
+static int unmarkable_outside(co_mem *cm, const cnet_t *cn, const uint32_t *comp, char *why,
+                              size_t whylen)
+{
+    uint32_t np = cn->nplaces, nt = cn->ntransitions;
+    uint8_t *marked = co_alloc(cm, np, 1);
+    uint32_t *missing = co_alloc(cm, nt, sizeof *missing);
+    uint32_t *queue = co_alloc(cm, np, sizeof *queue);
+    int rc = -1;
+    if (!marked || !missing || !queue)
+        goto out;
+    uint32_t nq = 0;
+    for (uint32_t t = 0; t < nt; t++)
+        missing[t] = cn->need_start[t + 1] - cn->need_start[t];
+    for (uint32_t p = 0; p < np; p++)
+        if (cn->initial[p]) {
+            marked[p] = 1;
+            queue[nq++] = p;
+        }
+    /* transitions that need nothing fire at once */
+    for (uint32_t t = 0; t < nt; t++)
+        if (!missing[t])
+            for (uint32_t i = cn->post_start[t]; i < cn->post_start[t + 1]; i++)
+                if (!marked[cn->post_place[i]]) {
+                    marked[cn->post_place[i]] = 1;
+                    queue[nq++] = cn->post_place[i];
+                }
+    for (uint32_t h = 0; h < nq; h++) {
+        uint32_t p = queue[h];
+        for (uint32_t i = cn->consumers_start[p]; i < cn->consumers_start[p + 1]; i++) {
+            uint32_t t = cn->consumers[i];
+            if (--missing[t])
+                continue;
+            for (uint32_t j = cn->post_start[t]; j < cn->post_start[t + 1]; j++)
+                if (!marked[cn->post_place[j]]) {
+                    marked[cn->post_place[j]] = 1;
+                    queue[nq++] = cn->post_place[j];
+                }
+        }
+    }
+    rc = 0;
+    for (uint32_t p = 0; p < np && rc == 0; p++)
+        if (comp[p] == CO_NONE && marked[p]) {
+            snprintf(why, whylen, "place %s may be marked but is in no component",
+                     cn->net ? cn->net->places[p].id : "?");
+            rc = -1;
+        }
+out:
+    co_free(cm, marked, np, 1);
+    co_free(cm, missing, nt, sizeof *missing);
+    co_free(cm, queue, np, sizeof *queue);
+    return rc;
 }
 
 /* One token in each component at the start. */
@@ -88,7 +147,7 @@ static int check_initial(const cnet_t *cn, co_comps *c, char *why, size_t whylen
     for (uint32_t k = 0; k < c->n; k++)
         c->comp_init[k] = CO_NONE;
     for (uint32_t p = 0; p < cn->nplaces; p++) {
-        if (!cn->initial[p])
+        if (!cn->initial[p] || c->place_comp[p] == CO_NONE)
             continue;
         uint32_t k = c->place_comp[p];
         if (cn->initial[p] > 1 || c->comp_init[k] != CO_NONE) {
@@ -111,6 +170,9 @@ static int moves_of(const cnet_t *cn, co_comps *c, uint32_t t, char *why, size_t
 {
     const char *name = cn->net ? cn->net->transitions[t].id : "?";
     size_t first = c->nmoves;
+    for (uint32_t i = cn->need_start[t]; i < cn->need_start[t + 1]; i++)
+        if (c->place_comp[cn->need_place[i]] == CO_NONE)
+            return 0;   /* never fires: it has no moves and takes part in nothing */
     for (uint32_t i = cn->need_start[t]; i < cn->need_start[t + 1]; i++) {
         uint32_t p = cn->need_place[i], k = c->place_comp[p];
         if (cn->need_weight[i] != 1) {
@@ -411,8 +473,11 @@ int co_comps_find(co_mem *cm, const cnet_t *cn, co_comps *c, char *why, size_t w
         !(c->comp_place = co_alloc(cm, np, sizeof(uint32_t))) ||
         !(c->comp_init = co_alloc(cm, c->n, sizeof(uint32_t))))
         return -1;
+    if (unmarkable_outside(cm, cn, c->place_comp, why, whylen) < 0)
+        return -1;
     for (uint32_t p = 0; p < np; p++)
-        c->comp_first[c->place_comp[p] + 1]++;
+        if (c->place_comp[p] != CO_NONE)
+            c->comp_first[c->place_comp[p] + 1]++;
     for (uint32_t k = 0; k < c->n; k++)
         c->comp_first[k + 1] += c->comp_first[k];
     /* places in net order within each component */
@@ -421,6 +486,9 @@ int co_comps_find(co_mem *cm, const cnet_t *cn, co_comps *c, char *why, size_t w
         return -1;
     for (uint32_t p = 0; p < np; p++) {
         uint32_t k = c->place_comp[p];
+        c->place_local[p] = CO_NONE;
+        if (k == CO_NONE)
+            continue;
         c->place_local[p] = fill[k]++;
         c->comp_place[c->comp_first[k] + c->place_local[p]] = p;
     }

@@ -68,7 +68,8 @@ int co_tick(co_mem *cm)
 {
     if (cm->gave_up)
         return -1;
-    if (++cm->ticks % TICK_EVERY)
+    /* the first call looks too: a limit already reached stops at once */
+    if (++cm->ticks % TICK_EVERY != 1)
         return 0;
     if (*cm->budget->interrupted)
         cm->gave_up = "interrupted";
