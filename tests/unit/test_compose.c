@@ -625,6 +625,83 @@ static void check_limits(void)
     tree_free(ctl);
 }
 
+/* ---- the published answers ---- */
+
+/* The RERS 2016 problems 101-106 and the hand-made toy (with answers),
+ * composed all the way down to one LTS and composed in part: every answer
+ * the published one, every counterexample refuting its formula. */
+static void check_published(void)
+{
+    const char *sh = getenv("SHARED"), *top = getenv("TOP");
+    char dir[512];
+    if (sh && *sh)
+        snprintf(dir, sizeof dir, "%s/rers", sh);
+    else
+        snprintf(dir, sizeof dir, "%s/../shared/rers", top && *top ? top : ".");
+    if (access(dir, R_OK)) {
+        SKIP("the published RERS answers: %s is absent", dir);
+        return;
+    }
+    static const compose_tuning two[] = { { 0, UINT64_MAX }, { 0, 6 } };
+    static const char *const systems[] = {
+        "handmade/toy.dot", "handmade/toy-properties-with-solution.txt",
+        "rers2016/problem101.dot", "rers2016/problem101-properties-with-solution.txt",
+        "rers2016/problem102.dot", "rers2016/problem102-properties-with-solution.txt",
+        "rers2016/problem103.dot", "rers2016/problem103-properties-with-solution.txt",
+        "rers2016/problem104.dot", "rers2016/problem104-properties-with-solution.txt",
+        "rers2016/problem105.dot", "rers2016/problem105-properties-with-solution.txt",
+        "rers2016/problem106.dot", "rers2016/problem106-properties-with-solution.txt",
+    };
+    for (size_t k = 0; k < 2; k++) {
+        tally t = {0};
+        size_t props = 0;
+        for (size_t i = 0; i < sizeof systems / sizeof systems[0]; i += 2) {
+            char dot[700], file[700];
+            snprintf(dot, sizeof dot, "%s/%s", dir, systems[i]);
+            snprintf(file, sizeof file, "%s/%s", dir, systems[i + 1]);
+            net_t *net = rers_read(dot);
+            prop_entry *v = NULL;
+            size_t n = 0;
+            if (!net || rers_properties(file, net, &v, &n) < 0) {
+                t.disagree++;
+                snprintf(t.first, sizeof t.first, "%s does not read", systems[i]);
+                nc_free_net(net);
+                continue;
+            }
+            const cnet_t *cn = nc_compile(net);
+            for (size_t j = 0; j < n; j++) {
+                budget_t b = unit_budget(0, 0);
+                check_options opt = { .budget = &b, .want_run = 1, .ltl_infinite_only = 1 };
+                result_t r;
+                result_init(&r);
+                compose_run_tuned(cn, v[j].formula, KIND_LTL, &opt, &two[k], &r);
+                answer_t want = v[j].expected == 1 ? ANSWER_YES : ANSWER_NO;
+                props++;
+                t.runs++;
+                char why[200] = "";
+                if (r.answer != want || (r.answer == ANSWER_NO &&
+                                         !run_refutes(net, &r, v[j].formula, 0, why, sizeof why))) {
+                    t.disagree++;
+                    if (!t.first[0])
+                        snprintf(t.first, sizeof t.first, "%s %s: %s%s%s", systems[i], v[j].name,
+                                 r.answer == want ? "the counterexample" : "the answer",
+                                 why[0] ? ": " : "", why);
+                }
+                t.yes += r.answer == ANSWER_YES;
+                t.no += r.answer == ANSWER_NO;
+                result_clear(&r);
+            }
+            prop_list_free(v, n);
+            nc_free_net(net);
+        }
+        CHECK(t.disagree == 0 && props == 130,
+              "the 130 published RERS answers (2016 101-106, toy) %s: %zu properties, %d YES, %d "
+              "NO, every counterexample refuting its formula%s%s",
+              k ? "composed in part, the rest explored" : "composed down to one LTS", props, t.yes,
+              t.no, t.first[0] ? ": " : "", t.first);
+    }
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -637,6 +714,7 @@ int main(void)
     check_random_systems();
     check_interleaved_positions();
     check_limits();
+    check_published();
     rmdir(tmpdir);
     UNIT_DONE();
 }

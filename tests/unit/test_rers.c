@@ -7,11 +7,13 @@
  * rers/README.md for all seven systems; the composed toy system against
  * the table of §7.1; the traces of §7.1 against the answers §7.2 implies;
  * the formula syntax of §4.2; runs that must replay and mutations of them
- * that must not.  Then mck checks every property of the seven systems:
- * its answers must be the published ones, and every counterexample it
- * prints must be a run of the composed system, action by action, whose
- * loop closes and on which the formula is false.  With --finite-runs
- * repeat the toy's answers must change exactly where §7.2 says. */
+ * that must not.  Then mck checks every property of the seven systems,
+ * with the explicit checker and with the compositional one (compose):
+ * its answers must be the published ones (and compose's the explicit
+ * checker's), and every counterexample it prints must be a run of the
+ * composed system, action by action, whose loop closes and on which the
+ * formula is false.  With --finite-runs repeat the toy's answers must
+ * change exactly where §7.2 says. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -677,19 +679,25 @@ static double total_time_needed(const char *out)
     return t;
 }
 
-/* mck on one system; repeat: with --finite-runs repeat (toy only). */
-static void check_mck_system(const sysinfo *S, int repeat, double *wall)
+/* The answers of the last run of check_mck_system by property number
+ * (1 YES, 0 NO, -1 none), for comparing two checkers' answers. */
+static int last_answers[MAXPROPS];
+
+/* mck's checker on one system; repeat: with --finite-runs repeat (toy
+ * only). */
+static void check_mck_system(const sysinfo *S, int repeat, double *wall, const char *checker)
 {
     rerssim_props ps;
     rerssim *m = load_system(S, &ps);
     if (!m)
         return;
     char name[200], args[10000], dot[4600], props[4600];
-    snprintf(name, sizeof name, "mck on %s%s", S->name, repeat ? " with --finite-runs repeat" : "");
+    snprintf(name, sizeof name, "mck %s on %s%s", checker, S->name,
+             repeat ? " with --finite-runs repeat" : "");
     path_of(dot, sizeof dot, S->dot);
     path_of(props, sizeof props, S->props);
-    snprintf(args, sizeof args, "check -v %srers:explicit-ltl '%s' '%s'",
-             repeat ? "--finite-runs repeat " : "", dot, props);
+    snprintf(args, sizeof args, "check -v %srers:%s-ltl '%s' '%s'",
+             repeat ? "--finite-runs repeat " : "", checker, dot, props);
     outcome o;
     run_mck(&o, args);
     if (wall)
@@ -711,6 +719,8 @@ static void check_mck_system(const sysinfo *S, int repeat, double *wall)
     static block b[MAXPROPS];
     char summary[300];
     blocks_of(o.out, b, summary, sizeof summary);
+    for (int k = 0; k < MAXPROPS; k++)
+        last_answers[k] = b[k].seen == 1 ? b[k].answer : -1;
     int lines_ok = 1, once = 1, expected_ok = 1, yes_without = 1, nruns = 0;
     char lines_err[300] = "", shape[300] = "";
     for (size_t i = 0; i < ps.n; i++) {
@@ -824,10 +834,25 @@ int main(void)
         SKIP("mck on the RERS systems: %s is not executable", mck);
         UNIT_DONE();
     }
-    double wall = 0;
-    for (size_t i = 0; i < NSYS; i++)
-        check_mck_system(&systems[i], 0, strncmp(systems[i].name, "problem", 7) ? NULL : &wall);
-    printf("# rers2016 problems 101-106: 120 properties, %.2f s wall clock in mck\n", wall);
-    check_mck_system(&systems[0], 1, NULL);
+    double wall = 0, wall_compose = 0;
+    for (size_t i = 0; i < NSYS; i++) {
+        int is_problem = !strncmp(systems[i].name, "problem", 7);
+        check_mck_system(&systems[i], 0, is_problem ? &wall : NULL, "explicit");
+        int explicit_answers[MAXPROPS];
+        memcpy(explicit_answers, last_answers, sizeof explicit_answers);
+        /* the compositional checker: the same published answers, the same
+         * replays, and each answer the explicit checker's */
+        check_mck_system(&systems[i], 0, is_problem ? &wall_compose : NULL, "compose");
+        int first = 0;
+        for (int k = 1; k < MAXPROPS && !first; k++)
+            if (explicit_answers[k] != last_answers[k])
+                first = k;
+        CHECK(!first, "mck compose on %s: every answer the explicit checker's (first difference: "
+              "#%d)", systems[i].name, first);
+    }
+    printf("# rers2016 problems 101-106: 120 properties, %.2f s wall clock in mck explicit, %.2f s "
+           "in mck compose\n", wall, wall_compose);
+    check_mck_system(&systems[0], 1, NULL, "explicit");
+    check_mck_system(&systems[0], 1, NULL, "compose");
     UNIT_DONE();
 }
