@@ -164,6 +164,21 @@ static const carve_rule rules[CARVE_COUNT] = {
      * large; a tenth of the time left keeps the search's (the prefixes
      * that answer at all took 9 s at most on the shared instances) */
     [CARVE_MCC_UNFOLD_REACH] = {"mcc.unfold.reach", ALL_BYTES, 0.1, 0, 0},
+    /* compose (checkers/compose): the parts, the composites and the maps
+     * kept for lifting a run stay while the formula is checked on what is
+     * left, a single LTS or the product of the last parts searched on the
+     * fly (ltl.stack, ltl.states): half the bytes each, and the time as it
+     * comes.  The components come from the units when a reader gave them;
+     * one-hot groups are the fallback and get a tenth of the time, 10 s
+     * without a limit */
+    [CARVE_COMPOSE_PARTS] = {"compose.parts", BYTES(1, 2), 1.0, 0, 0},
+    [CARVE_COMPOSE_ONEHOT] = {"compose.onehot", ALL_BYTES, 0.1, 0, 10.0},
+    [CARVE_COMPOSE_CHECK] = {"compose.check", REST_OF(CARVE_COMPOSE_PARTS), 1.0, 0, 0},
+    /* before composing, the components explored together up to a number
+     * of states (checkers/compose/compose.c): a tenth of the time at most,
+     * so that a first look that does not answer leaves the rest to
+     * composing */
+    [CARVE_COMPOSE_PROBE] = {"compose.probe", REST_OF(CARVE_COMPOSE_PARTS), 0.1, 0, 0},
 };
 
 /* ---- the run ---- */

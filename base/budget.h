@@ -112,6 +112,10 @@ typedef enum {
     CARVE_UNFOLD_PREFIX,        /*   the prefix and its construction (the solver has the rest) */
     CARVE_MCC_UNFOLD_DEADLOCK,  /* ReachabilityDeadlock: the prefix and its solver first */
     CARVE_MCC_UNFOLD_REACH,     /* the reachability files: the prefix as a pre-pass decider */
+    CARVE_COMPOSE_PARTS,        /* the compose checker: its components, composites and maps */
+    CARVE_COMPOSE_ONEHOT,       /*   of compose.parts: components from one-hot groups */
+    CARVE_COMPOSE_PROBE,        /*   a first look at the components explored together */
+    CARVE_COMPOSE_CHECK,        /*   the formula on what composing left */
     CARVE_COUNT
 } budget_carve_id;
 

@@ -265,6 +265,7 @@ void nc_free_net(net_t *net)
     free(net->transitions);
     free(net->arcs);
     free(net->units);
+    free(net->transition_actions);
     index_free(net->place_ids);
     index_free(net->transition_ids);
     index_free(net->place_names);
@@ -401,6 +402,22 @@ nc_count nc_arc_weight(net_t *net, nc_arc_kind kind, uint32_t place, uint32_t tr
         return 0;
     size_t j = arc_slot(net, kind, place, transition);
     return net->arc_index->slots[j] ? net->arcs[net->arc_index->slots[j] - 1].weight : 0;
+}
+
+int nc_set_actions(net_t *net, const uint32_t *actions, uint32_t nactions)
+{
+    for (size_t t = 0; t < net->ntransitions; t++)
+        if (actions[t] >= nactions)
+            return NC_ERR_BAD_INDEX;
+    uint32_t *copy = malloc((net->ntransitions ? net->ntransitions : 1) * sizeof *copy);
+    if (!copy)
+        return NC_ERR_NO_MEMORY;
+    if (net->ntransitions)
+        memcpy(copy, actions, net->ntransitions * sizeof *copy);
+    free(net->transition_actions);
+    net->transition_actions = copy;
+    net->nactions = nactions;
+    return NC_OK;
 }
 
 int nc_add_unit(net_t *net, const char *name, int32_t parent)

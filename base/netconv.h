@@ -104,6 +104,15 @@ typedef struct net {
     struct nc_index *place_ids, *transition_ids, *place_names, *transition_names;
     struct nc_arcindex *arc_index;
     cnet_t *compiled;
+
+    /* Optional, set by a reader whose transitions synchronise by name
+     * (RERS: the edge label) with nc_set_actions: the action of each
+     * transition, below nactions.  The claim behind it, which a checker
+     * relying on it verifies first (checkers/compose): the transitions of
+     * one action are every combination of one step of each sequential
+     * component that has the action.  NULL: the net says nothing. */
+    uint32_t *transition_actions;
+    uint32_t nactions;
 } net_t;
 
 /* ---- building (the Kit's API) ---- */
@@ -137,6 +146,11 @@ int nc_create_arc(net_t *net, nc_arc_kind kind, uint32_t place, uint32_t transit
 /* The weight of an existing arc, 0 when there is none. */
 nc_count nc_arc_weight(net_t *net, nc_arc_kind kind, uint32_t place, uint32_t transition);
 int nc_set_comment(char **field, const char *text);
+
+/* The action of every transition (ntransitions entries, each below
+ * nactions; copied), replacing any before.  0, or a negative status
+ * (NC_ERR_BAD_INDEX for an action out of range). */
+int nc_set_actions(net_t *net, const uint32_t *actions, uint32_t nactions);
 
 /* Partition / units.  nc_add_unit returns the unit index or a negative status. */
 int nc_add_unit(net_t *net, const char *name, int32_t parent);

@@ -1,6 +1,7 @@
 /* The checkers' table (checkers.h). */
 #include "checkers/checkers.h"
 #include "checkers/dist.h"
+#include "checkers/compose/compose.h"
 #include "checkers/explicit.h"
 #include "checkers/reduced.h"
 #include "checkers/stubborn.h"
@@ -50,6 +51,13 @@ static const checker_type checkers[] = {
      "shortest runs, rebuilt from the ranks that own their markings",
      "bounded place/transition nets (every place needs a proven bound, keys of at most 128 "
      "bits; else UNKNOWN)"},
+    {"compose", KINDS_BIT(KIND_LTL), compose_accepts, compose_run,
+     "LTL over actions by compositional minimisation: each sequential component's LTS, then "
+     "products two at a time, minimised modulo strong bisimulation once the actions the "
+     "formula does not name and whose owners are all inside are one letter; the formula is "
+     "checked on the final LTS and its counterexample lifted to a lasso of the model",
+     "synchronised products of sequential components (RERS parallel systems; nets whose "
+     "units or one-hot groups each hold one token that every transition moves within)"},
 };
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 

@@ -833,6 +833,11 @@ static int build(reader *r)
         rc = build_places(r);
     if (rc == 0)
         rc = build_transitions(r, size);
+    /* a label is an action: its transitions are every combination of its
+     * owners' edges (build_label), the claim compositional checkers use */
+    int status;
+    if (rc == 0 && (status = nc_set_actions(r->net, m->trans_label, m->nlabels)) < 0)
+        rc = net_fail(r, status);
     free(size);
     return rc;
 }

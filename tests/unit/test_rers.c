@@ -7,11 +7,13 @@
  * rers/README.md for all seven systems; the composed toy system against
  * the table of §7.1; the traces of §7.1 against the answers §7.2 implies;
  * the formula syntax of §4.2; runs that must replay and mutations of them
- * that must not.  Then mck checks every property of the seven systems:
- * its answers must be the published ones, and every counterexample it
- * prints must be a run of the composed system, action by action, whose
- * loop closes and on which the formula is false.  With --finite-runs
- * repeat the toy's answers must change exactly where §7.2 says. */
+ * that must not.  Then mck checks every property of the seven systems,
+ * with the explicit checker and with the compositional one (compose):
+ * its answers must be the published ones (and compose's the explicit
+ * checker's), and every counterexample it prints must be a run of the
+ * composed system, action by action, whose loop closes and on which the
+ * formula is false.  With --finite-runs repeat the toy's answers must
+ * change exactly where §7.2 says. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -677,10 +679,14 @@ static double total_time_needed(const char *out)
     return t;
 }
 
+/* The answers of the last run of check_mck_system by property number
+ * (1 YES, 0 NO, -1 none), for comparing two checkers' answers. */
+static int last_answers[MAXPROPS];
+
 /* mck's checker on one system; repeat: with --finite-runs repeat (toy
- * only).  The stubborn checker's answers must be the published ones too,
- * and its counterexamples replay on the system itself (rerssim), not on
- * the net it searched. */
+ * only).  Every checker's answers must be the published ones, and its
+ * counterexamples replay on the system itself (rerssim), not on the net
+ * it searched. */
 static void check_mck_system(const sysinfo *S, const char *checker, int repeat, double *wall)
 {
     rerssim_props ps;
@@ -715,6 +721,8 @@ static void check_mck_system(const sysinfo *S, const char *checker, int repeat, 
     static block b[MAXPROPS];
     char summary[300];
     blocks_of(o.out, b, summary, sizeof summary);
+    for (int k = 0; k < MAXPROPS; k++)
+        last_answers[k] = b[k].seen == 1 ? b[k].answer : -1;
     int lines_ok = 1, once = 1, expected_ok = 1, yes_without = 1, nruns = 0;
     char lines_err[300] = "", shape[300] = "";
     for (size_t i = 0; i < ps.n; i++) {
@@ -828,15 +836,28 @@ int main(void)
         SKIP("mck on the RERS systems: %s is not executable", mck);
         UNIT_DONE();
     }
-    static const char *const checkers[] = {"explicit", "stubborn"};
-    for (size_t c = 0; c < 2; c++) {
-        double wall = 0;
-        for (size_t i = 0; i < NSYS; i++)
-            check_mck_system(&systems[i], checkers[c], 0,
-                             strncmp(systems[i].name, "problem", 7) ? NULL : &wall);
-        printf("# rers2016 problems 101-106: 120 properties, %.2f s wall clock in mck %s\n", wall,
-               checkers[c]);
-        check_mck_system(&systems[0], checkers[c], 1, NULL);
+    static const char *const checkers[] = {"explicit", "stubborn", "compose"};
+    double wall[3] = {0, 0, 0};
+    for (size_t i = 0; i < NSYS; i++) {
+        int is_problem = !strncmp(systems[i].name, "problem", 7);
+        int explicit_answers[MAXPROPS];
+        for (size_t c = 0; c < 3; c++) {
+            check_mck_system(&systems[i], checkers[c], 0, is_problem ? &wall[c] : NULL);
+            if (c == 0) {
+                memcpy(explicit_answers, last_answers, sizeof explicit_answers);
+                continue;
+            }
+            int first = 0;
+            for (int k = 1; k < MAXPROPS && !first; k++)
+                if (explicit_answers[k] != last_answers[k])
+                    first = k;
+            CHECK(!first, "mck %s on %s: every answer the explicit checker's (first difference: "
+                  "#%d)", checkers[c], systems[i].name, first);
+        }
     }
+    printf("# rers2016 problems 101-106: 120 properties, %.2f / %.2f / %.2f s wall clock in mck "
+           "explicit / stubborn / compose\n", wall[0], wall[1], wall[2]);
+    for (size_t c = 0; c < 3; c++)
+        check_mck_system(&systems[0], checkers[c], 1, NULL);
     UNIT_DONE();
 }

@@ -1,0 +1,32 @@
+/* compose: LTL over actions (RERS) by compositional minimisation.  The
+ * net must be a synchronised product of sequential components (units or
+ * one-hot groups, each transition moving one token in each component it
+ * touches); each component's LTS is minimised modulo strong bisimulation
+ * after the actions only it has became the formula's letters, then two
+ * parts at a time are composed, the actions they close made letters, and
+ * minimised again; the formula is checked on the final LTS and its
+ * counterexample lifted back to a lasso of the net.  docs/compose.md has
+ * the argument. */
+#ifndef MCK_COMPOSE_H
+#define MCK_COMPOSE_H
+
+#include "base/formats.h"
+
+int compose_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen);
+void compose_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                 const check_options *opt, result_t *res);
+
+/* How much is composed, for tests and measurements (compose_run uses
+ * compose_default_tuning): a first look at the components explored
+ * together up to probe_states states (0: none), then products of two
+ * parts whose sizes multiply to at most pair_limit (0: none; UINT64_MAX:
+ * all, down to one LTS), the parts left explored together. */
+typedef struct compose_tuning {
+    uint64_t probe_states;
+    uint64_t pair_limit;
+} compose_tuning;
+extern const compose_tuning compose_default_tuning;
+void compose_run_tuned(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                       const check_options *opt, const compose_tuning *tuning, result_t *res);
+
+#endif

@@ -1,0 +1,268 @@
+/* What the files of the compose checker share (compose.h is the row's
+ * interface): labelled transition systems as arrays, the memory and clock
+ * they run on, the components and actions recovered from the net, and the
+ * letters of a formula.  docs/compose.md has the method and its argument. */
+#ifndef MCK_COMPOSEINT_H
+#define MCK_COMPOSEINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/netconv.h"
+#include "base/result.h"
+#include "base/tree.h"
+
+#define CO_NONE UINT32_MAX
+
+/* ---- memory and time ----
+ * Every array of the method is charged here against one carve of the
+ * budget, and long loops ask co_tick; the first limit met is kept in
+ * gave_up and every caller unwinds with -1. */
+typedef struct co_mem {
+    const budget_t *budget;
+    size_t used, peak, limit;
+    uint64_t max_states;        /* -m: largest composite, 0 none */
+    const char *gave_up;
+    unsigned ticks;
+} co_mem;
+
+/* n elements of size bytes, cleared; NULL (gave_up set) past the limit. */
+void *co_alloc(co_mem *cm, size_t n, size_t size);
+/* Gives back what co_alloc(cm, n, size) took. */
+void co_free(co_mem *cm, void *p, size_t n, size_t size);
+/* grow_charged on cm's account: 0, or -1 with gave_up set. */
+int co_grow(co_mem *cm, void *arrp, size_t *cap, size_t need, size_t elem);
+/* Frees an array co_grow made, whose room is *cap. */
+void co_free_grown(co_mem *cm, void *arrp, size_t *cap, size_t elem);
+/* Every 4096th call looks at the clock and the signal flag: -1 (gave_up
+ * set) once either says stop. */
+int co_tick(co_mem *cm);
+
+/* ---- labelled transition systems ----
+ * States 0..nstates-1; the edges of s are [first[s], first[s+1]), sorted
+ * by (label, target) without repeats.  Labels below the number of actions
+ * are the net's actions still to synchronise; above, letters (the
+ * formula's view of an action whose owners are all inside). */
+typedef struct co_lts {
+    uint32_t nstates, init;
+    size_t nedges;
+    size_t cap_first, cap_edges;    /* the room of first, and of lab and dst */
+    uint32_t *first;        /* nstates + 1 */
+    uint32_t *lab, *dst;
+} co_lts;
+
+void co_lts_free(co_mem *cm, co_lts *l);
+/* Sorts keys (label << 32 | target) and drops repeats: the new count. */
+size_t co_sort_unique(uint64_t *key, size_t n);
+/* Sorts each state's edges by (label, target) and drops repeats, in
+ * place (l's arrays keep their room), with *scratch (room *cap) grown as
+ * needed; 0, or -1 on a limit. */
+int co_lts_normalise(co_mem *cm, co_lts *l, uint64_t **scratch, size_t *cap);
+
+/* ---- components and actions (components.c) ---- */
+typedef struct co_comps {
+    uint32_t n;                     /* sequential components */
+    const char *source;             /* "units" or "one-hot groups", for -v */
+    uint32_t *place_comp, *place_local;     /* per place */
+    uint32_t *comp_first;           /* n + 1: places of c are comp_place[comp_first[c] ..] */
+    uint32_t *comp_place;
+    uint32_t *comp_init;            /* per component: the local index of its token */
+    /* per transition, its moves: components it needs, with source and
+     * target local states, in component order */
+    uint32_t *move_first;           /* ntransitions + 1 */
+    uint32_t *move_comp, *move_src, *move_dst, *move_trans;
+    size_t nmoves;
+    uint32_t *comp_move_first, *comp_move;  /* per component: its moves */
+    /* actions: from the reader when its claim holds, else one a transition */
+    int reader_actions;
+    uint32_t nactions;
+    uint32_t *trans_action;         /* per transition */
+    uint32_t *owner_first, *owner;  /* per action: its components, sorted */
+} co_comps;
+
+/* The net as a synchronised product of sequential components: from its
+ * units when they are one, else from one-hot groups (engine/onehot.h, in
+ * the carve compose.onehot of cm's budget),
+ * each transition moving one token within each component it touches.
+ * 0, or -1 with why written (not such a product, or a limit: cm->gave_up). */
+int co_comps_find(co_mem *cm, const cnet_t *cn, co_comps *c, char *why, size_t whylen);
+/* Falls back to one action per transition (an atom of the formula splits
+ * one of the reader's actions); 0, or -1 on a limit. */
+int co_comps_per_transition(co_mem *cm, const cnet_t *cn, co_comps *c);
+void co_comps_free(co_mem *cm, const cnet_t *cn, co_comps *c);
+/* The LTS of component k alone: its places as states, one edge per
+ * (source, action, target) of its transitions; only what its start
+ * reaches.  state_of[local] gets the LTS state or CO_NONE. */
+int co_comps_leaf(co_mem *cm, const co_comps *c, uint32_t k, co_lts *out, uint32_t *state_of);
+
+/* ---- letters (letters.c) ----
+ * The formula sees a step only through its action propositions: the
+ * letter of a transition is the set of those that hold for it. */
+typedef struct co_letters {
+    uint32_t natoms;
+    const tree_t **atoms;           /* the T_ACTION nodes, in pre-order */
+    uint32_t nletters;
+    uint32_t words;                 /* 64-bit words per letter */
+    uint64_t *bits;                 /* nletters * words */
+    uint32_t *trans_letter;         /* per transition */
+    uint32_t empty;                 /* the letter of no atom, CO_NONE when no transition has it */
+} co_letters;
+
+int co_letters_find(co_mem *cm, const cnet_t *cn, const tree_t *formula, co_letters *L);
+void co_letters_free(co_mem *cm, const cnet_t *cn, co_letters *L);
+/* Whether letter x makes atom k true. */
+static inline int co_letter_has(const co_letters *L, uint32_t x, uint32_t k)
+{
+    return (int)((L->bits[(size_t)x * L->words + k / 64] >> (k % 64)) & 1);
+}
+/* A copy of formula whose k-th action proposition (pre-order) holds for
+ * the transitions t of a net with letter_of[t] making atom k true; NULL
+ * on no memory. */
+tree_t *co_letters_formula(const co_letters *L, const tree_t *formula, const uint32_t *letter_of,
+                           uint32_t ntransitions);
+
+/* ---- parallel composition (product.c) ----
+ * Pairs (x, y) of a's and b's states reachable from (a.init, b.init):
+ * label l synchronises when sync[l] (l below nactions), else either side
+ * moves alone; every label l below nactions leaves as relabel[l].  pair[]
+ * and the table of the product's states stay for lifting runs. */
+typedef struct co_pairs {
+    uint64_t *pair;                 /* per product state: x << 32 | y */
+    uint32_t *slot;                 /* open addressing: state + 1, 0 empty */
+    size_t cap_pair, nslots;
+    uint32_t n;
+} co_pairs;
+
+typedef struct co_progress_fn {
+    void (*fn)(void *ctx, uint64_t states, uint64_t edges);
+    void *ctx;
+} co_progress_fn;
+
+int co_product(co_mem *cm, const co_lts *a, const co_lts *b, uint32_t nactions,
+               const uint8_t *sync, const uint32_t *relabel, co_lts *out, co_pairs *pairs,
+               const co_progress_fn *progress);
+/* The product state of (x, y), CO_NONE when it is not one. */
+uint32_t co_pairs_find(const co_pairs *p, uint32_t x, uint32_t y);
+/* The number of (x, y), the next one when new; CO_NONE on a limit (-m
+ * counts too). */
+uint32_t co_pairs_add(co_mem *cm, co_pairs *p, uint32_t x, uint32_t y);
+void co_pairs_free(co_mem *cm, co_pairs *p);
+
+/* ---- strong bisimulation (bisim.c) ----
+ * The coarsest strong bisimulation of l by partition refinement (Paige
+ * and Tarjan's three-way splitting, labelled), and the quotient: block[s]
+ * is the quotient state of s.  O(m log n). */
+int co_minimise(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *block);
+
+/* ---- infinite runs (prune.c) ----
+ * The states of l from which an infinite run starts, as l restricted to
+ * them: keep[s] is the new number of s, or CO_NONE.  out->nstates is 0
+ * when the start has none. */
+int co_prune_finite(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *keep);
+
+/* ---- the formula on what composing left (ltlprod.c) ----
+ * A system hands out the steps of its states, numbered by it, as
+ * (letter << 32 | target) in a buffer of its own that stays valid until
+ * the next call; -1 on a limit. */
+typedef struct co_system {
+    void *ctx;
+    uint32_t init;
+    int (*steps)(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
+} co_system;
+
+/* A lasso of a system as its steps; CO_STUTTER_STEP for the repetition
+ * of a state without steps (finite runs repeating their end). */
+#define CO_NO_STEP UINT64_MAX
+#define CO_STUTTER_STEP (UINT64_MAX - 1)
+typedef struct co_lasso {
+    uint64_t *step;
+    size_t len, cap, loop_start;
+} co_lasso;
+
+struct progress;
+/* Whether every run of sys satisfies formula: 0 yes, 1 no (with the
+ * lasso in out when want_run: co_free_grown on out->step), -1 on a limit
+ * (cm->gave_up), -2 when the formula does not translate (why).  *states
+ * and *edges: the product's. */
+int co_ltl_check(co_mem *cm, const cnet_t *cn, const co_letters *L, const co_system *sys,
+                 const tree_t *formula, int infinite_only, int want_run, struct progress *prog,
+                 co_lasso *out, uint64_t *states, uint64_t *edges, char *why, size_t whylen);
+
+/* ---- the composition tree ----
+ * A leaf is one component's LTS, an inner node the product of two nodes
+ * made before it; each keeps, for lifting runs, where its states went:
+ * state_block[raw] is the minimised state of raw state raw (a leaf's raw
+ * states are its component's local places; the root's final state, after
+ * pruning and minimising again, CO_NONE when pruned). */
+typedef struct co_node {
+    co_lts l;                       /* minimised; freed once composed */
+    int32_t left, right;            /* -1 for a leaf */
+    uint32_t comp;                  /* a leaf's component */
+    uint32_t ncomps;
+    /* the actions still to synchronise with outside: with how many of
+     * their owners are inside, sorted by action */
+    uint32_t *iface, *iface_in, niface, iface_room;
+    uint32_t *state_block;
+    uint32_t nraw;
+    size_t raw_edges;
+    co_pairs pairs;                 /* inner nodes: raw state of each pair */
+    int alive;                      /* not yet composed into another */
+} co_node;
+
+/* ---- the parts left, explored on the fly (network.c) ----
+ * The product of the parts part[0..nparts) of nodes (their minimised
+ * LTSs; the open actions are those of their interfaces) as a co_system:
+ * ctx is the network, steps co_network_steps, init W->init. */
+typedef struct co_network {
+    co_mem *cm;
+    const co_node *nodes;
+    const uint32_t *part;
+    uint32_t nparts, A;
+    const uint32_t *action_letter;
+    uint32_t *owner_first, *owner_part;     /* per action: the parts that have it */
+    uint32_t *tuple;                        /* state s: tuple[s * nparts ..] */
+    size_t cap_tuple;
+    uint32_t n, init;
+    uint32_t *slot;
+    size_t nslots;
+    uint64_t *buf;                          /* the steps handed out */
+    size_t nbuf, cap_buf;
+    uint32_t *cur, *next;
+    size_t *lo, *hi, *pick;
+} co_network;
+
+int co_network_init(co_network *W, co_mem *cm, const co_node *nodes, const uint32_t *part,
+                    uint32_t nparts, uint32_t nactions, const uint32_t *action_letter);
+int co_network_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
+/* The parts' states of network state s. */
+const uint32_t *co_network_tuple(const co_network *W, uint32_t s);
+void co_network_free(co_network *W);
+
+/* Each node's minimised state of marking m into val[0..nnodes): each
+ * component's place, then each node bottom up; CO_NONE where m is not
+ * reachable in it. */
+void co_state_of(const co_comps *c, const co_node *nodes, uint32_t nnodes, const nc_count *m,
+                 uint32_t *val);
+
+/* ---- lifting (lift.c) ----
+ * A lasso of what the formula was checked on, the product of the parts
+ * part[0..nparts) (nodes, each with its minimised states; one part: the
+ * final LTS), as each step's letter and the parts' states after it, into
+ * a lasso of the net: from the net's initial marking, each step by the
+ * first enabled transition of its letter whose successor lies in the
+ * step's states (strong bisimulation promises one), the loop again and
+ * again until a marking where it starts repeats.  loop_start == len: the
+ * run ends in a deadlock that repeats; RESULT_NO_LOOP: a finite run.  0
+ * with the run in res, or -1 (cm->gave_up set). */
+typedef struct co_abstract_run {
+    uint32_t nparts;
+    const uint32_t *part;           /* node numbers */
+    const uint32_t *letter;         /* per step */
+    const uint32_t *dst;            /* per step, nparts states */
+    size_t len, loop_start;
+} co_abstract_run;
+
+int co_lift(co_mem *cm, const cnet_t *cn, const co_comps *c, const co_letters *L,
+            const co_node *nodes, uint32_t nnodes, const co_abstract_run *ar, result_t *res);
+
+#endif

@@ -1,0 +1,64 @@
+/* Labelled transition systems as arrays (composeint.h). */
+#include "checkers/compose/composeint.h"
+
+#include <stdlib.h>
+
+void co_lts_free(co_mem *cm, co_lts *l)
+{
+    co_free(cm, l->first, l->cap_first, sizeof *l->first);
+    co_free(cm, l->lab, l->cap_edges, sizeof *l->lab);
+    co_free(cm, l->dst, l->cap_edges, sizeof *l->dst);
+    l->first = l->lab = l->dst = NULL;
+    l->nstates = 0;
+    l->nedges = l->cap_edges = l->cap_first = 0;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+size_t co_sort_unique(uint64_t *key, size_t n)
+{
+    if (n <= 24) {
+        for (size_t i = 1; i < n; i++) {
+            uint64_t k = key[i];
+            size_t j = i;
+            while (j > 0 && key[j - 1] > k) {
+                key[j] = key[j - 1];
+                j--;
+            }
+            key[j] = k;
+        }
+    } else {
+        qsort(key, n, sizeof *key, by_key);
+    }
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!u || key[i] != key[u - 1])
+            key[u++] = key[i];
+    return u;
+}
+
+int co_lts_normalise(co_mem *cm, co_lts *l, uint64_t **scratch, size_t *cap)
+{
+    size_t out = 0;
+    for (uint32_t s = 0; s < l->nstates; s++) {
+        size_t from = l->first[s], n = l->first[s + 1] - from;
+        if (co_grow(cm, scratch, cap, n, sizeof **scratch) < 0)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            (*scratch)[i] = (uint64_t)l->lab[from + i] << 32 | l->dst[from + i];
+        n = co_sort_unique(*scratch, n);
+        l->first[s] = (uint32_t)out;
+        for (size_t i = 0; i < n; i++) {
+            l->lab[out + i] = (uint32_t)((*scratch)[i] >> 32);
+            l->dst[out + i] = (uint32_t)(*scratch)[i];
+        }
+        out += n;
+    }
+    l->first[l->nstates] = (uint32_t)out;
+    l->nedges = out;
+    return 0;
+}
