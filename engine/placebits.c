@@ -34,7 +34,12 @@ uint8_t *placebits_at(const cnet_t *cn, const budget_t *budget, uint32_t *unboun
     /* an invariant that holds a place to one token spares its linear
      * program, which is most of the time here on nets of many places */
     budget_t invariants = budget_carve(budget, CARVE_PLACEBITS_INVARIANTS);
-    held = onehot_bounds(cn, budget_seconds(&invariants));
+    double given = budget_seconds(&invariants), began = mono_now();
+    held = onehot_bounds(cn, given);
+    /* a search given up for time may have held places no linear program
+     * bounds: a place left without a bound is then unproven, not
+     * unbounded (its own clock stops a moment before the carve's) */
+    int invariants_cut = !held && mono_now() - began >= 0.9 * given;
     for (uint32_t p = 0; p < P; p++) {
         uint64_t bound = cn->initial[p];
         if (gainable[p] && held && held[p] != ONEHOT_NO_BOUND) {
@@ -44,7 +49,7 @@ uint8_t *placebits_at(const cnet_t *cn, const budget_t *budget, uint32_t *unboun
             if (left <= 0 || stateeq_upper_bound(cn, &p, 1, left, &bound) < 0) {
                 /* the linear program stops at its own time limit, which
                  * can come a moment before the budget says expired */
-                int out_of_time = left <= 0 || budget_expired(budget) ||
+                int out_of_time = left <= 0 || budget_expired(budget) || invariants_cut ||
                                   mono_now() - at >= 0.9 * left;
                 *unbounded = out_of_time ? PLACEBITS_NO_TIME : p;
                 goto fail;
