@@ -96,91 +96,15 @@ static int net_view(builder *b)
             b->max_in = k;
     }
     free(mark);
-    return 0;
-}
-
-/* ---- the concurrency relation ---- */
-
-static uint64_t *co_row(const builder *b, uint32_t live)
-{
-    return b->co + (size_t)live * b->co_stride;
-}
-
-static int co_test(const builder *b, uint32_t c1, uint32_t c2)
-{
-    uint32_t l1 = b->live_of[c1], l2 = b->live_of[c2];
-    return (int)(co_row(b, l1)[l2 >> 6] >> (l2 & 63)) & 1;
-}
-
-/* Room for n live conditions: the square matrix doubles its side. */
-static int co_room(builder *b, size_t n)
-{
-    if (n <= b->co_stride * 64)
-        return 0;
-    size_t stride = b->co_stride ? b->co_stride : 1;
-    while (stride * 64 < n)
-        stride *= 2;
-    size_t words = stride * 64 * stride;
-    size_t bytes = words * sizeof(uint64_t);
-    if (bytes / stride / 64 != stride * sizeof(uint64_t) || b->charged > b->limit ||
-        bytes > b->limit - b->charged) {
-        snprintf(b->why, b->whylen, "memory budget exhausted: the concurrency relation of "
-                 "%zu conditions", n);
+    /* a place no transition that can fire needs is never part of a co-set
+     * to extend: its conditions stay out of the concurrency relation */
+    b->useful = calloc(cn->nplaces ? cn->nplaces : 1, 1);
+    if (!b->useful)
         return -1;
-    }
-    uint64_t *m = calloc(words, sizeof *m);
-    if (!m) {
-        snprintf(b->why, b->whylen, "memory budget exhausted after %zu events", b->u->nev);
-        return -1;
-    }
-    for (size_t r = 0; r < b->nlive; r++)
-        memcpy(m + r * stride, b->co + r * b->co_stride, b->co_stride * sizeof *m);
-    b->charged -= b->co_stride * 64 * b->co_stride * sizeof(uint64_t);
-    b->charged += bytes;
-    free(b->co);
-    b->co = m;
-    b->co_stride = stride;
-    return 0;
-}
-
-/* Conditions first .. first + n (all made by one event, or the initial
- * ones) become live; inter: the conditions concurrent with the event's
- * whole preset (NULL: none besides each other). */
-static int co_add(builder *b, uint32_t first, uint32_t n, const uint64_t *inter)
-{
-    if (co_room(b, b->nlive + n) < 0)
-        return -1;
-    uint32_t l0 = (uint32_t)b->nlive;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t c = first + i, l = l0 + i;
-        b->live_of[c] = l;
-        uint64_t *row = co_row(b, l);
-        if (inter)
-            memcpy(row, inter, b->co_stride * sizeof *row);
-        else
-            memset(row, 0, b->co_stride * sizeof *row);
-        for (uint32_t j = 0; j < n; j++)
-            if (j != i)
-                row[(l0 + j) >> 6] |= 1ull << ((l0 + j) & 63);
-        uint32_t p = b->u->co[c].place;
-        if (grow(b, &b->by_place[p].a, &b->by_place[p].cap, b->by_place[p].n + 1,
-                 sizeof *b->by_place[p].a) < 0)
-            return -1;
-        b->by_place[p].a[b->by_place[p].n++] = c;
-    }
-    b->nlive += n;
-    if (inter) {
-        for (size_t w = 0; w < (l0 + 63) / 64 && w < b->co_stride; w++) {
-            uint64_t bits = inter[w];
-            while (bits) {
-                uint32_t d = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
-                bits &= bits - 1;
-                uint64_t *row = co_row(b, d);
-                for (uint32_t i = 0; i < n; i++)
-                    row[(l0 + i) >> 6] |= 1ull << ((l0 + i) & 63);
-            }
-        }
-    }
+    for (uint32_t t = 0; t < T; t++)
+        if (b->fires[t])
+            for (uint32_t i = b->in_start[t]; i < b->in_start[t + 1]; i++)
+                b->useful[b->in_place[i]] = 1;
     return 0;
 }
 
@@ -357,7 +281,10 @@ static int pe_make(builder *b, uint32_t t, const uint32_t *pre, uint32_t n)
 
 /* The co-sets for t that contain e•'s conditions on the places e• marks
  * (place_cond, stamped), found by a search over the other places'
- * conditions with an explicit stack of positions. */
+ * conditions with an explicit stack of positions.  Those are concurrent
+ * with e•, so the candidates are b->inter's, by place (corel_candidates);
+ * all of e•'s conditions share their relation with older ones, so a
+ * candidate is tested against the other candidates chosen only. */
 static int extend_with(builder *b, uint32_t t)
 {
     uint32_t k = b->in_start[t + 1] - b->in_start[t];
@@ -367,20 +294,24 @@ static int extend_with(builder *b, uint32_t t)
         if (b->place_mark[places[i]] == b->place_stamp)
             chosen[nfixed] = b->place_cond[places[i]], slot[nfixed++] = places[i];
     for (uint32_t i = 0, j = nfixed; i < k; i++)
-        if (b->place_mark[places[i]] != b->place_stamp)
+        if (b->place_mark[places[i]] != b->place_stamp) {
+            if (b->cand_mark[places[i]] != b->cand_stamp)
+                return 0;
             slot[j++] = places[i];
+        }
     if (nfixed == k)
         return pe_make(b, t, chosen, k);
     uint32_t i = nfixed;
     pos[i] = 0;
     for (;;) {
-        const place_list *pl = &b->by_place[slot[i]];
+        uint32_t p = slot[i], n = b->cand_n[p];
+        const uint32_t *list = b->cand + b->cand_off[p];
         int found = 0;
-        while (pos[i] < pl->n) {
-            uint32_t c = pl->a[pos[i]++];
+        while (pos[i] < n) {
+            uint32_t c = list[pos[i]++];
             int ok = 1;
-            for (uint32_t j = 0; j < i && ok; j++)
-                ok = co_test(b, chosen[j], c);
+            for (uint32_t j = nfixed; j < i && ok; j++)
+                ok = corel_test(b, chosen[j], c);
             if (ok) {
                 chosen[i] = c;
                 found = 1;
@@ -406,6 +337,8 @@ static int extend_with(builder *b, uint32_t t)
 static int extensions_from(builder *b, uint32_t first, uint32_t n)
 {
     const cnet_t *cn = b->u->cn;
+    if (corel_candidates(b) < 0)
+        return -1;
     b->place_stamp++;
     b->trans_stamp++;
     for (uint32_t i = 0; i < n; i++) {
@@ -487,31 +420,7 @@ static int add_event(builder *b, const pe_t *x)
         u->ncutoffs++;
         return 0;
     }
-    /* the conditions concurrent with the whole preset */
-    uint64_t *inter = b->inter;
-    if (x->npre == 0) {
-        memset(inter, 0, b->co_stride * sizeof *inter);
-    } else {
-        memcpy(inter, co_row(b, b->live_of[b->pe_pre[x->pre_off]]), b->co_stride * sizeof *inter);
-        for (uint32_t i = 1; i < x->npre; i++) {
-            const uint64_t *row = co_row(b, b->live_of[b->pe_pre[x->pre_off + i]]);
-            for (size_t w = 0; w < b->co_stride; w++)
-                inter[w] &= row[w];
-        }
-    }
-    size_t old_stride = b->co_stride;
-    if (co_room(b, b->nlive + ev->npost) < 0)
-        return -1;
-    if (b->co_stride != old_stride) {
-        uint64_t *ni = realloc(b->inter, b->co_stride * sizeof *ni);
-        if (!ni) {
-            snprintf(b->why, b->whylen, "memory budget exhausted after %zu events", u->nev);
-            return -1;
-        }
-        memset(ni + old_stride, 0, (b->co_stride - old_stride) * sizeof *ni);
-        b->inter = inter = ni;
-    }
-    if (co_add(b, first, u->ev[e].npost, inter) < 0)
+    if (corel_add_group(b, first, ev->npost, b->pe_pre + x->pre_off, x->npre) < 0)
         return -1;
     return extensions_from(b, first, u->ev[e].npost);
 }
@@ -536,15 +445,18 @@ static int scratch(builder *b)
     b->trans_mark = calloc(T, sizeof *b->trans_mark);
     b->tcount = calloc(T, sizeof *b->tcount);
     b->tlist = malloc(T * sizeof *b->tlist);
-    b->by_place = calloc(P, sizeof *b->by_place);
+    b->cand_mark = calloc(P, sizeof *b->cand_mark);
+    b->cand_n = calloc(P, sizeof *b->cand_n);
+    b->cand_off = calloc(P, sizeof *b->cand_off);
+    b->cand_touched = malloc(P * sizeof *b->cand_touched);
     b->slot_place = malloc(K * sizeof *b->slot_place);
     b->chosen = malloc(K * sizeof *b->chosen);
     b->pos = malloc(K * sizeof *b->pos);
-    b->inter = calloc(1, sizeof *b->inter);
     b->touch_stamp = 1;
     return b->m0bits && b->mscratch && b->delta && b->touched && b->touched_mark &&
            b->place_mark && b->place_cond && b->trans_mark && b->tcount && b->tlist &&
-           b->by_place && b->slot_place && b->chosen && b->pos && b->inter ? 0 : -1;
+           b->cand_mark && b->cand_n && b->cand_off && b->cand_touched && b->slot_place &&
+           b->chosen && b->pos ? 0 : -1;
 }
 
 static void builder_free(builder *b)
@@ -564,15 +476,10 @@ static void builder_free(builder *b)
     free(b->trans_mark);
     free(b->tcount);
     free(b->tlist);
-    if (b->by_place)
-        for (uint32_t p = 0; p < b->u->cn->nplaces; p++)
-            free(b->by_place[p].a);
-    free(b->by_place);
     free(b->slot_place);
     free(b->chosen);
     free(b->pos);
-    free(b->inter);
-    free(b->co);
+    corel_free(b);
     free(b->live_of);
     free(b->marks);
     free(b->mark_owner);
@@ -632,13 +539,9 @@ static int construct(builder *b)
     }
     int err = 0;
     mark_find_or_add(b, b->m0bits, UNF_NONE, &err);
-    if (err || config_room(b) < 0 || co_room(b, n0 ? n0 : 1) < 0)
+    if (err || config_room(b) < 0)
         return -1;
-    uint64_t *ni = realloc(b->inter, b->co_stride * sizeof *ni);
-    if (!ni)
-        return -1;
-    b->inter = ni;
-    if (co_add(b, 0, n0, NULL) < 0 || extensions_from(b, 0, n0) < 0)
+    if (corel_add_group(b, 0, n0, NULL, 0) < 0 || extensions_from(b, 0, n0) < 0)
         return -1;
     for (uint32_t t = 0; t < cn->ntransitions; t++)
         if (b->fires[t] && b->in_start[t + 1] == b->in_start[t] && pe_make(b, t, NULL, 0) < 0)

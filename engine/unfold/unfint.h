@@ -16,10 +16,27 @@ typedef struct pe_t {
     uint32_t parikh_off, parikh_len;   /* (transition, count) pairs in builder.parikh */
 } pe_t;
 
-typedef struct place_list {
-    uint32_t *a;
-    size_t n, cap;
-} place_list;
+/* A set of live condition numbers: (64-bit word, its bits) pairs, the
+ * words rising, no word without bits. */
+typedef struct co_vec {
+    uint32_t *word;
+    uint64_t *bits;
+    size_t n, cap_word, cap_bits;
+} co_vec;
+
+/* The relation of a group of conditions (one event's postset, or the
+ * initial ones) with those before it: gword/gbits[start .. start + len). */
+typedef struct co_group {
+    size_t start;
+    uint32_t len;
+} co_group;
+
+/* Part of a condition's list of later partners: lword/lbits[start ..
+ * start + n), room for cap, then the chunk next (UNF_NONE: none). */
+typedef struct co_chunk {
+    size_t start;
+    uint32_t n, cap, next;
+} co_chunk;
 
 typedef struct builder {
     unf_prefix *u;
@@ -33,13 +50,30 @@ typedef struct builder {
     uint8_t *fires;
     uint32_t max_in;
 
-    /* the concurrency relation over live conditions */
-    uint64_t *co;
-    size_t co_stride, nlive;
-    uint32_t *live_of;             /* per condition: its row, UNF_NONE when not live */
+    /* the concurrency relation over live conditions (corel.c) */
+    uint8_t *useful;               /* per place: some transition that can fire needs it */
+    size_t nlive;
+    uint32_t *live_of;             /* per condition: its live number, UNF_NONE when not live */
     size_t cap_live_of;
-    place_list *by_place;          /* the live conditions of each place */
-    uint64_t *inter;
+    uint32_t *group_of, *cond_of;  /* per live number: its group, its condition */
+    size_t cap_group_of, cap_cond_of;
+    co_group *grp;
+    size_t ngrp, cap_grp;
+    uint32_t *gword;
+    uint64_t *gbits;
+    size_t ng, cap_gword, cap_gbits;
+    uint32_t *later_head, *later_tail;   /* per live number: its chunks of later partners */
+    size_t cap_later_head, cap_later_tail;
+    co_chunk *chunk;
+    size_t nchunk, cap_chunk;
+    uint32_t *lword;
+    uint64_t *lbits;
+    size_t nl, cap_lword, cap_lbits;
+    co_vec inter, swap;            /* the last group's earlier partners; scratch */
+    /* inter's conditions by place: those of p are cand[cand_off[p] ..
+     * + cand_n[p]) when cand_mark[p] is cand_stamp */
+    uint32_t *cand, *cand_mark, *cand_n, *cand_off, *cand_touched, cand_stamp;
+    size_t cap_cand;
 
     /* the markings of local configurations */
     size_t words;
@@ -90,5 +124,17 @@ void config_of(builder *b, const uint32_t *pre, uint32_t n);
 int parikh_store(builder *b, uint32_t t, pe_t *x);
 /* [x] comes before [y] in the ERV order. */
 int pe_before(builder *b, const pe_t *x, const pe_t *y);
+
+/* The conditions first .. first + n, made by an event with preset
+ * pre[0..npre) (none: the initial ones), join the relation: those on
+ * useful places get live numbers, and b->inter holds the live conditions
+ * concurrent with them that were there before; 0 or -1 (why said). */
+int corel_add_group(builder *b, uint32_t first, uint32_t n, const uint32_t *pre, uint32_t npre);
+/* Live conditions c1 != c2 are concurrent. */
+int corel_test(const builder *b, uint32_t c1, uint32_t c2);
+/* b->inter's conditions sorted by place into cand (by creation within a
+ * place); 0 or -1. */
+int corel_candidates(builder *b);
+void corel_free(builder *b);
 
 #endif

@@ -96,6 +96,42 @@ static net_t *random_cyclic_net(void)
     return n;
 }
 
+/* 5 to 8 machines of 3 to 6 states, each state with one or two ways on
+ * (a choice), and 3 to 9 synchronisations of two machines: prefixes of
+ * hundreds of conditions, many of them concurrent, many in conflict. */
+static net_t *random_wide_net(void)
+{
+    net_t *n = nc_create_net("wide", NULL);
+    uint32_t K = 5 + rnd(4), first[8], size[8], P = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        first[k] = P;
+        size[k] = 3 + rnd(4);
+        for (uint32_t s = 0; s < size[k]; s++, P++)
+            nc_create_place(n, NULL, NULL, s == 0);
+    }
+    uint32_t t;
+    for (uint32_t k = 0; k < K; k++)
+        for (uint32_t s = 0; s < size[k]; s++)
+            for (uint32_t w = 0, ways = 1 + (rnd(3) == 0); w < ways; w++) {
+                t = (uint32_t)nc_create_transition(n, NULL, NULL);
+                nc_create_arc(n, NC_ARC_PT, first[k] + s, t, 1, 0);
+                nc_create_arc(n, NC_ARC_TP, first[k] + (w ? rnd(size[k]) : (s + 1) % size[k]), t,
+                              1, 0);
+            }
+    uint32_t syncs = 3 + rnd(7);
+    for (uint32_t i = 0; i < syncs; i++) {
+        uint32_t a = rnd(K), b = (a + 1 + rnd(K - 1)) % K;
+        t = (uint32_t)nc_create_transition(n, NULL, NULL);
+        uint32_t ks[2] = {a, b};
+        for (int j = 0; j < 2; j++) {
+            uint32_t k = ks[j], from = rnd(size[k]), to = rnd(size[k]);
+            nc_create_arc(n, NC_ARC_PT, first[k] + from, t, 1, 0);
+            nc_create_arc(n, NC_ARC_TP, first[k] + to, t, 1, 1);
+        }
+    }
+    return n;
+}
+
 static void report(const char *what, const tally *dl, const tally *reach, int must_decide)
 {
     CHECK(dl->agree == dl->cases, "%s, dl: unfold agrees with explicit on %u of %u nets "
@@ -355,6 +391,178 @@ static void test_unique(void)
           "every preset whole (%u wrong)", nets, events, bad);
 }
 
+/* The concurrency relation of a finished prefix by its definition, for the
+ * check below: c1 co c2 when neither is consumed in the history of the
+ * other's producer and those producers are not in conflict (their
+ * histories hold two different events that consume one condition). */
+typedef struct brute_co {
+    size_t words;       /* of an event bit set */
+    uint64_t *hist;     /* per event: its local configuration */
+    uint64_t *clash;    /* per event: events that share a preset condition with its history */
+    uint8_t *used;      /* per event, per condition: consumed in its history */
+} brute_co;
+
+static void brute_build(const unf_prefix *u, brute_co *bc)
+{
+    size_t W = (u->nev + 63) / 64 + 1;
+    bc->words = W;
+    bc->hist = calloc(u->nev * W + 1, sizeof *bc->hist);
+    bc->clash = calloc(u->nev * W + 1, sizeof *bc->clash);
+    bc->used = calloc(u->nev * u->nco + 1, 1);
+    /* events come after their causes: one pass in index order */
+    for (size_t e = 0; e < u->nev; e++) {
+        uint64_t *h = bc->hist + e * W, *x = bc->clash + e * W;
+        uint8_t *used = bc->used + e * u->nco;
+        h[e / 64] |= 1ull << (e % 64);
+        for (uint32_t k = 0; k < u->ev[e].npre; k++) {
+            uint32_t c = u->pre[u->ev[e].pre_start + k], f = u->co[c].pre;
+            used[c] = 1;
+            if (f != UNF_NONE) {
+                for (size_t w = 0; w < W; w++) {
+                    h[w] |= bc->hist[f * W + w];
+                    x[w] |= bc->clash[f * W + w];
+                }
+                for (size_t d = 0; d < u->nco; d++)
+                    used[d] |= bc->used[f * u->nco + d];
+            }
+            for (uint32_t j = u->cons_start[c]; j < u->cons_start[c + 1]; j++)
+                if (u->cons[j] != e)
+                    x[u->cons[j] / 64] |= 1ull << (u->cons[j] % 64);
+        }
+    }
+}
+
+static int brute_conflict(const brute_co *bc, uint32_t f1, uint32_t f2)
+{
+    if (f1 == UNF_NONE || f2 == UNF_NONE)
+        return 0;
+    const uint64_t *x = bc->clash + (size_t)f1 * bc->words, *h = bc->hist + (size_t)f2 * bc->words;
+    for (size_t w = 0; w < bc->words; w++)
+        if (x[w] & h[w])
+            return 1;
+    return 0;
+}
+
+static int brute_concurrent(const unf_prefix *u, const brute_co *bc, uint32_t c1, uint32_t c2)
+{
+    uint32_t f1 = u->co[c1].pre, f2 = u->co[c2].pre;
+    if (c1 == c2 || (f2 != UNF_NONE && bc->used[(size_t)f2 * u->nco + c1]) ||
+        (f1 != UNF_NONE && bc->used[(size_t)f1 * u->nco + c2]))
+        return 0;
+    return !brute_conflict(bc, f1, f2);
+}
+
+static void brute_free(brute_co *bc)
+{
+    free(bc->hist);
+    free(bc->clash);
+    free(bc->used);
+}
+
+/* Co-sets of the conditions no cut-off made, on t's places, by an
+ * explicit search over the places' conditions in order. */
+static size_t brute_cosets(const unf_prefix *u, const uint8_t *co, uint32_t t)
+{
+    const cnet_t *cn = u->cn;
+    uint32_t k = cn->need_start[t + 1] - cn->need_start[t], chosen[16], pos[16];
+    if (k > 16)
+        return 0;
+    if (k == 0)
+        return 1;
+    size_t found = 0;
+    uint32_t i = 0;
+    pos[0] = 0;
+    for (;;) {
+        uint32_t p = cn->need_place[cn->need_start[t] + i];
+        int ok = 0;
+        while (pos[i] < u->nco) {
+            uint32_t c = pos[i]++;
+            if (u->co[c].place != p ||
+                (u->co[c].pre != UNF_NONE && u->ev[u->co[c].pre].cutoff))
+                continue;
+            ok = 1;
+            for (uint32_t j = 0; j < i && ok; j++)
+                ok = co[(size_t)chosen[j] * u->nco + c];
+            if (ok) {
+                chosen[i] = c;
+                break;
+            }
+        }
+        if (ok && i + 1 == k) {
+            found++;
+            continue;
+        }
+        if (ok) {
+            pos[++i] = 0;
+            continue;
+        }
+        if (i == 0)
+            return found;
+        i--;
+    }
+}
+
+/* The prefix the sparse relation (engine/unfold/corel.c) builds is the
+ * one its definition gives: every event's preset is a co-set of
+ * conditions no cut-off made, and every such co-set of a transition that
+ * can fire is one event (with test_unique's "no event twice", a
+ * bijection), on nets of 2 to 8 machines so that live conditions fill several
+ * words and chunks. */
+static void test_cosets_exact(void)
+{
+    unsigned nets = 0, big = 0, bad_pre = 0, bad_count = 0;
+    size_t events = 0, conds = 0;
+    for (int i = 0; i < 300; i++) {
+        net_t *net = i % 3 == 0 ? random_safe_net() : i % 3 == 1 ? random_cyclic_net()
+                                                                   : random_wide_net();
+        char why[160];
+        unf_prefix *u = prefix_of(net, 1500, 0, why, sizeof why);
+        if (!u || u->nco > 2500) {
+            unf_free(u);
+            nc_free_net(net);
+            continue;
+        }
+        nets++;
+        events += u->nev;
+        conds += u->nco;
+        big += u->nco > 200;
+        brute_co bc;
+        brute_build(u, &bc);
+        uint8_t *co = malloc(u->nco * u->nco + 1);
+        for (uint32_t a = 0; a < u->nco; a++)
+            for (uint32_t b = 0; b < u->nco; b++)
+                co[(size_t)a * u->nco + b] = (uint8_t)brute_concurrent(u, &bc, a, b);
+        for (size_t e = 0; e < u->nev; e++) {
+            const unf_event *ev = &u->ev[e];
+            for (uint32_t x = 0; x < ev->npre; x++) {
+                uint32_t c = u->pre[ev->pre_start + x];
+                bad_pre += u->co[c].pre != UNF_NONE && u->ev[u->co[c].pre].cutoff;
+                for (uint32_t y = x + 1; y < ev->npre; y++)
+                    bad_pre += !co[(size_t)c * u->nco + u->pre[ev->pre_start + y]];
+            }
+        }
+        size_t cosets = 0;
+        for (uint32_t t = 0; t < u->cn->ntransitions; t++) {
+            int fires = 1;
+            for (uint32_t x = u->cn->need_start[t]; x < u->cn->need_start[t + 1]; x++)
+                fires &= u->cn->need_weight[x] == 1;
+            for (uint32_t x = u->cn->post_start[t]; x < u->cn->post_start[t + 1]; x++)
+                fires &= u->cn->post_weight[x] == 1;
+            if (fires)
+                cosets += brute_cosets(u, co, t);
+        }
+        bad_count += cosets != u->nev;
+        free(co);
+        brute_free(&bc);
+        unf_free(u);
+        nc_free_net(net);
+    }
+    CHECK(nets >= 250 && big >= 20 && bad_pre == 0 && bad_count == 0,
+          "%u prefixes (%u of more than 200 conditions; %zu events, %zu conditions): every "
+          "preset a co-set of conditions no cut-off made (%u wrong), as many events as such "
+          "co-sets (%u prefixes differ)", nets, big, events, conds, bad_pre, bad_count);
+}
+
 int main(void)
 {
     (void)ltl_differential;   /* randnet.h's, for the LTL tests */
@@ -362,6 +570,7 @@ int main(void)
     test_limits();
     test_mci();
     test_unique();
+    test_cosets_exact();
     test_order_and_cutoffs();
     test_random();
     UNIT_DONE();
