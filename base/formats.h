@@ -43,7 +43,9 @@ typedef struct checker_type {
     const char *description;
     const char *nets;       /* the nets it accepts: "any P/T net", "1-safe nets" */
     /* 1: single operations of it can run long past a deadline (BuDDy
-     * reads the clock only at its garbage collections), so the commands
+     * reads the clock only at its garbage collections; CaDiCaL at its own
+     * checkpoints: the unfold checker ended 46 s past a 120 s limit on
+     * Railroad-PT-010), so the commands
      * run it in a child process they kill at the deadline
      * (engine/fence.h, cmd/checkerrun.h) */
     int fenced;
