@@ -154,6 +154,13 @@ void co_pairs_free(co_mem *cm, co_pairs *p);
  * is the quotient state of s.  O(m log n). */
 int co_minimise(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *block);
 
+/* ---- divergence-sensitive branching bisimulation (divbranch.c) ----
+ * The coarsest one of l, label tau the silent step, by signature
+ * refinement, and its quotient: block[s] is the quotient state of s; a
+ * divergent block gets a tau-loop. */
+int co_minimise_branching(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out,
+                          uint32_t *block);
+
 /* ---- infinite runs (prune.c) ----
  * The states of l from which an infinite run starts, as l restricted to
  * them: keep[s] is the new number of s, or CO_NONE.  out->nstates is 0
@@ -178,6 +185,17 @@ typedef struct co_lasso {
     uint64_t *step;
     size_t len, cap, loop_start;
 } co_lasso;
+
+/* An LTS whose labels are A + letter as a system (ctx: co_lts_system). */
+typedef struct co_lts_system {
+    co_mem *cm;
+    const co_lts *l;
+    uint32_t A;
+    uint64_t *buf;
+    size_t cap;
+    uint32_t one;       /* room for a state as a tuple of one */
+} co_lts_system;
+int co_lts_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
 
 struct progress;
 /* Whether every run of sys satisfies formula: 0 yes, 1 no (with the
@@ -207,6 +225,7 @@ typedef struct co_node {
     size_t raw_edges;
     co_pairs pairs;                 /* inner nodes: raw state of each pair */
     int alive;                      /* not yet composed into another */
+    int flag;                       /* the leaf of the gap flag (snowball.c) */
 } co_node;
 
 /* ---- the parts left, explored on the fly (network.c) ----
@@ -238,11 +257,44 @@ int co_network_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
 const uint32_t *co_network_tuple(const co_network *W, uint32_t s);
 void co_network_free(co_network *W);
 
+/* ---- LTL without X, unnamed steps hidden (snowball.c, liftbranch.c) ----
+ * The gap flag and the snowball of docs/compose.md. */
+typedef struct co_snow {
+    co_mem *cm;                     /* the parts' account */
+    co_mem *chk;                    /* the check's */
+    const cnet_t *cn;
+    const co_comps *C;
+    const co_letters *L;
+    uint32_t A;
+    const uint32_t *action_letter;
+    const check_options *opt;
+    struct progress *prog;
+    uint64_t limit;                 /* the largest product of sizes joined */
+    co_node *nodes;                 /* the observer, the leaves, the snowballs */
+    size_t cap_nodes;
+    uint32_t nnodes, root;
+    uint32_t *in;                   /* per action: its components in the snowball */
+    /* the last snowball as letters: the states that stand for (v, 1) */
+    uint32_t ninter, *inter_from, *inter_to, *inter_lab;
+    uint32_t nword, *keep;          /* its states: their number after pruning */
+    uint32_t largest, word_states;
+    uint64_t raw_states, raw_edges;
+} co_snow;
+
+/* 1: answered (res), 0: the snowball would pass S->limit (compose
+ * without hiding instead), -1: a limit (cm->gave_up).  Only for formulas
+ * without X and when only infinite runs count. */
+int co_snowball(co_snow *S, const tree_t *formula, result_t *res);
+void co_snowball_free(co_snow *S);
+/* The formula on the last snowball as letters (pruned), its
+ * counterexample lifted to the net; 0 or -1 on a limit. */
+int co_snowball_check(co_snow *S, const co_lts *word, const tree_t *formula, result_t *res);
+
 /* Each node's minimised state of marking m into val[0..nnodes): each
- * component's place, then each node bottom up; CO_NONE where m is not
- * reachable in it. */
+ * component's place (the flag leaf's: flag), then each node bottom up;
+ * CO_NONE where m is not reachable in it. */
 void co_state_of(const co_comps *c, const co_node *nodes, uint32_t nnodes, const nc_count *m,
-                 uint32_t *val);
+                 uint32_t flag, uint32_t *val);
 
 /* ---- lifting (lift.c) ----
  * A lasso of what the formula was checked on, the product of the parts
