@@ -274,6 +274,7 @@ typedef struct co_snow {
     size_t cap_nodes;
     uint32_t nnodes, root;
     uint32_t *in;                   /* per action: its components in the snowball */
+    uint32_t *pending;              /* per letter: its actions no one in the snowball has */
     /* the last snowball as letters: the states that stand for (v, 1) */
     uint32_t ninter, *inter_from, *inter_to, *inter_lab;
     uint32_t nword, *keep;          /* its states: their number after pruning */
@@ -289,6 +290,26 @@ void co_snowball_free(co_snow *S);
 /* The formula on the last snowball as letters (pruned), its
  * counterexample lifted to the net; 0 or -1 on a limit. */
 int co_snowball_check(co_snow *S, const co_lts *word, const tree_t *formula, result_t *res);
+
+/* A lasso over blocks, each a tuple of states of the parts part[]: each
+ * step hidden steps within its from-block, then one of its kind: hidden
+ * into its to-block, hidden within (a divergence), or of letter `letter`
+ * with the flag at g into its to-block; none: no step of its own. */
+typedef enum { CO_STEP_NONE, CO_STEP_HIDDEN, CO_STEP_INERT, CO_STEP_SEEN } co_step_kind;
+typedef struct co_bstep {
+    co_step_kind kind;
+    uint32_t letter, g;
+    uint32_t from, to;              /* tuples: P->tuple + from * nparts */
+} co_bstep;
+typedef struct co_bpath {
+    co_bstep *step;
+    size_t len, loop_start;
+    uint32_t *tuple;
+    uint32_t ntuples;
+} co_bpath;
+int co_lift_branching(co_snow *S, const uint32_t *part, uint32_t nparts, const co_bpath *P,
+                      result_t *res);
+void co_bpath_free(co_mem *cm, co_bpath *P, uint32_t nparts);
 
 /* Each node's minimised state of marking m into val[0..nnodes): each
  * component's place (the flag leaf's: flag), then each node bottom up;

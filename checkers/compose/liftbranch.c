@@ -21,12 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { STEP_NONE, STEP_HIDDEN, STEP_INERT, STEP_SEEN } step_kind;
 
 typedef struct blifter {
     co_snow *S;
     co_mem *cm;
     const cnet_t *cn;
+    const uint32_t *part;       /* the nodes whose states make a block */
+    uint32_t nparts;
     uint32_t k;                 /* components */
     nc_count *m, *next;
     uint32_t flag;
@@ -74,10 +75,14 @@ static void from_vec(const blifter *f, const uint32_t *v, nc_count *m, uint32_t 
     *flag = v[f->k];
 }
 
-static uint32_t block_of(blifter *f, const nc_count *m, uint32_t flag)
+/* Whether (m, flag) lies in the block tuple b (one state a part). */
+static int in_block(blifter *f, const nc_count *m, uint32_t flag, const uint32_t *b)
 {
     co_state_of(f->S->C, f->S->nodes, f->S->nnodes, m, flag, f->val);
-    return f->val[f->S->root];
+    for (uint32_t i = 0; i < f->nparts; i++)
+        if (f->val[f->part[i]] != b[i])
+            return 0;
+    return 1;
 }
 
 /* The number of state v in the search's table, added when new (then
@@ -126,13 +131,13 @@ static void forget(blifter *f)
 /* From the current state, in block from: hidden steps within it, then a
  * step of the kind wanted (a hidden one into to; an inert one; one of
  * letter x with the flag at g into to), appended to the run. */
-static int lift_step(blifter *f, step_kind kind, uint32_t from, uint32_t to, uint32_t x,
-                     uint32_t g)
+static int lift_step(blifter *f, co_step_kind kind, const uint32_t *from, const uint32_t *to,
+                     uint32_t x, uint32_t g)
 {
     const cnet_t *cn = f->cn;
     uint32_t zero = f->S->L->empty, w = f->k + 1;
     uint32_t *v = f->path;   /* room for one vector before the path is used */
-    if (block_of(f, f->m, f->flag) != from) {
+    if (!in_block(f, f->m, f->flag, from)) {
         f->cm->gave_up = "a lifted state left its block (a bug)";
         return -1;
     }
@@ -151,21 +156,24 @@ static int lift_step(blifter *f, step_kind kind, uint32_t from, uint32_t to, uin
         for (uint32_t t = 0; t < cn->ntransitions && hit == CO_NONE; t++) {
             uint32_t xt = f->S->L->trans_letter[t];
             int hidden = xt == zero;
-            if (!hidden && (kind != STEP_SEEN || xt != x || flag != g))
+            if (!hidden && (kind != CO_STEP_SEEN || xt != x || flag != g))
                 continue;
             if (!cn_enabled(cn, f->m, t))
                 continue;
             memcpy(f->next, f->m, cn->nplaces * sizeof *f->next);
             if (cn_fire(cn, f->next, t) < 0)
                 continue;
-            uint32_t nflag = hidden ? 1 : 0, b = block_of(f, f->next, nflag);
-            if ((kind == STEP_SEEN && !hidden && b == to) || (kind == STEP_HIDDEN && hidden && b == to) ||
-                (kind == STEP_INERT && hidden && b == from)) {
+            uint32_t nflag = hidden ? 1 : 0;
+            int into_to = kind != CO_STEP_INERT && in_block(f, f->next, nflag, to);
+            int stays = hidden && in_block(f, f->next, nflag, from);
+            if ((kind == CO_STEP_SEEN && !hidden && into_to) ||
+                (kind == CO_STEP_HIDDEN && hidden && into_to) ||
+                (kind == CO_STEP_INERT && stays)) {
                 hit = (uint32_t)head;
                 hit_t = t;
                 break;
             }
-            if (hidden && b == from) {
+            if (stays) {
                 to_vec(f, f->next, 1, v);
                 uint32_t id = visit(f, v, &added);
                 if (id == CO_NONE)
@@ -197,22 +205,6 @@ static int lift_step(blifter *f, step_kind kind, uint32_t from, uint32_t to, uin
     cn_fire(cn, f->m, hit_t);
     f->flag = f->S->L->trans_letter[hit_t] == zero ? 1 : 0;
     return 0;
-}
-
-/* Lifts step i of the lasso (word states src -> dst, letter x). */
-static int lift_word_step(blifter *f, uint32_t src, uint32_t dst, uint32_t x)
-{
-    co_snow *S = f->S;
-    uint32_t Fn = S->nword - S->ninter;
-    if (dst >= Fn)
-        return 0;   /* the 0 of (v, 1): no step of its own */
-    if (src >= Fn) {
-        uint32_t i = src - Fn;
-        return lift_step(f, STEP_SEEN, S->inter_from[i], S->inter_to[i], S->inter_lab[i], 1);
-    }
-    if (x == S->L->empty)
-        return lift_step(f, src == dst ? STEP_INERT : STEP_HIDDEN, src, dst, 0, 0);
-    return lift_step(f, STEP_SEEN, src, dst, x, 0);
 }
 
 typedef struct turns {
@@ -254,8 +246,8 @@ static int64_t turn_seen(blifter *f, turns *T)
     return -1;
 }
 
-static int lift(co_snow *S, const uint32_t *unkeep, const co_lasso *lasso, uint32_t init,
-                result_t *res)
+int co_lift_branching(co_snow *S, const uint32_t *part, uint32_t nparts, const co_bpath *P,
+                      result_t *res)
 {
     co_mem *cm = S->cm;
     const cnet_t *cn = S->cn;
@@ -264,6 +256,8 @@ static int lift(co_snow *S, const uint32_t *unkeep, const co_lasso *lasso, uint3
     f.S = S;
     f.cm = cm;
     f.cn = cn;
+    f.part = part;
+    f.nparts = nparts;
     f.k = S->C->n;
     turns T;
     memset(&T, 0, sizeof T);
@@ -276,14 +270,13 @@ static int lift(co_snow *S, const uint32_t *unkeep, const co_lasso *lasso, uint3
         goto out;
     memcpy(f.m, cn->initial, cn->nplaces * sizeof *f.m);
     f.flag = 0;
-    uint32_t at = init;
-    for (size_t i = 0; i < lasso->loop_start; i++) {
-        uint32_t x = (uint32_t)(lasso->step[i] >> 32), d = unkeep[(uint32_t)lasso->step[i]];
-        if (lift_word_step(&f, at, d, x) < 0)
+    for (size_t i = 0; i < P->loop_start; i++) {
+        const co_bstep *st = &P->step[i];
+        if (st->kind != CO_STEP_NONE &&
+            lift_step(&f, st->kind, P->tuple + (size_t)st->from * nparts,
+                      P->tuple + (size_t)st->to * nparts, st->letter, st->g) < 0)
             goto out;
-        at = d;
     }
-    uint32_t loop_state = at;
     for (;;) {
         int64_t turn = turn_seen(&f, &T);
         if (turn == -2)
@@ -295,12 +288,12 @@ static int lift(co_snow *S, const uint32_t *unkeep, const co_lasso *lasso, uint3
         if (co_grow(cm, &turn_start, &cap_turn, T.n, sizeof *turn_start) < 0)
             goto out;
         turn_start[T.n - 1] = f.len;
-        at = loop_state;
-        for (size_t i = lasso->loop_start; i < lasso->len; i++) {
-            uint32_t x = (uint32_t)(lasso->step[i] >> 32), d = unkeep[(uint32_t)lasso->step[i]];
-            if (lift_word_step(&f, at, d, x) < 0)
+        for (size_t i = P->loop_start; i < P->len; i++) {
+            const co_bstep *st = &P->step[i];
+            if (st->kind != CO_STEP_NONE &&
+                lift_step(&f, st->kind, P->tuple + (size_t)st->from * nparts,
+                          P->tuple + (size_t)st->to * nparts, st->letter, st->g) < 0)
                 goto out;
-            at = d;
         }
     }
     if (result_set_run(res, RUN_COUNTEREXAMPLE, f.run, f.len, loop_at) < 0) {
@@ -322,6 +315,42 @@ out:
     co_free(cm, T.slot, T.nslots, sizeof *T.slot);
     co_free_grown(cm, &turn_start, &cap_turn, sizeof *turn_start);
     return rc;
+}
+
+/* The lasso of the last snowball as letters, as steps between its states:
+ * a state of (v, 1)'s 0 is no step of its own; leaving it is the step of
+ * v with the flag set. */
+static int word_path(co_snow *S, const uint32_t *unkeep, const co_lasso *lasso, uint32_t init,
+                     co_bpath *P)
+{
+    co_mem *cm = S->cm;
+    uint32_t Fn = S->nword - S->ninter;
+    size_t n = lasso->len ? lasso->len : 1;
+    if (!(P->step = co_alloc(cm, n, sizeof *P->step)) ||
+        !(P->tuple = co_alloc(cm, Fn ? Fn : 1, sizeof *P->tuple)))
+        return -1;
+    P->ntuples = Fn;
+    for (uint32_t q = 0; q < Fn; q++)
+        P->tuple[q] = q;
+    P->len = lasso->len;
+    P->loop_start = lasso->loop_start;
+    uint32_t at = init;
+    for (size_t i = 0; i < lasso->len; i++) {
+        uint32_t x = (uint32_t)(lasso->step[i] >> 32), d = unkeep[(uint32_t)lasso->step[i]];
+        co_bstep *st = &P->step[i];
+        if (d >= Fn) {
+            st->kind = CO_STEP_NONE;
+        } else if (at >= Fn) {
+            uint32_t k = at - Fn;
+            *st = (co_bstep){ CO_STEP_SEEN, S->inter_lab[k], 1, S->inter_from[k], S->inter_to[k] };
+        } else if (x == S->L->empty) {
+            *st = (co_bstep){ at == d ? CO_STEP_INERT : CO_STEP_HIDDEN, 0, 0, at, d };
+        } else {
+            *st = (co_bstep){ CO_STEP_SEEN, x, 0, at, d };
+        }
+        at = d;
+    }
+    return 0;
 }
 
 int co_snowball_check(co_snow *S, const co_lts *word, const tree_t *formula, result_t *res)
@@ -355,12 +384,24 @@ int co_snowball_check(co_snow *S, const co_lts *word, const tree_t *formula, res
         for (uint32_t s = 0; s < S->nword; s++)
             if (S->keep[s] != CO_NONE)
                 unkeep[S->keep[s]] = s;
-        if (lift(S, unkeep, &lasso, unkeep[word->init], res) < 0)
+        co_bpath P;
+        memset(&P, 0, sizeof P);
+        uint32_t root = S->root;
+        if (word_path(S, unkeep, &lasso, unkeep[word->init], &P) < 0 ||
+            co_lift_branching(S, &root, 1, &P, res) < 0)
             fprintf(stderr, "mck: compose: no counterexample: %s\n",
                     S->cm->gave_up ? S->cm->gave_up : "memory budget exhausted");
         S->cm->gave_up = NULL;
+        co_bpath_free(S->cm, &P, 1);
     }
     co_free(S->cm, unkeep, word->nstates, sizeof *unkeep);
     co_free_grown(chk, &lasso.step, &lasso.cap, sizeof *lasso.step);
     return 0;
+}
+
+void co_bpath_free(co_mem *cm, co_bpath *P, uint32_t nparts)
+{
+    co_free(cm, P->step, P->len ? P->len : 1, sizeof *P->step);
+    co_free(cm, P->tuple, (P->ntuples ? P->ntuples : 1) * (size_t)nparts, sizeof *P->tuple);
+    memset(P, 0, sizeof *P);
 }

@@ -24,8 +24,10 @@
  * (ltlprod.c), and its counterexample lifted by liftbranch.c.
  *
  * Labels: (a, g) = 2a + g for an open action a seen with flag g; tau =
- * 2A; (v, g) = 2A + 1 + 2v + g.  A component's leaf keeps its actions as
- * they are (labels below A): all of them synchronise with the observer. */
+ * 2A; (v, g) = 2A + 1 + 2v + g; the observer's move for an action of
+ * letter v that no component in the snowball has, ALONE below.  A
+ * component's leaf keeps its actions as they are (labels below A): all of
+ * them synchronise with the observer. */
 #include "base/clock.h"
 #include "checkers/compose/composeint.h"
 
@@ -39,16 +41,20 @@ static uint32_t owners(const co_snow *S, uint32_t a)
     return S->C->owner_first[a + 1] - S->C->owner_first[a];
 }
 #define OUT(A, v, g) (2 * (A) + 1 + 2 * (v) + (g))
+/* the observer's move for any action of letter v no component of the
+ * snowball has yet: one label per letter, not per action (the moves are
+ * the same, so merging their names changes no block) */
+#define ALONE(A, L, v, g) (2 * (A) + 1 + 2 * (L) + 2 * (v) + (g))
 
-/* The observer: states 0 and 1 (the flag), for every action that some
- * component has, an edge (a, g) from g to 1 when a's letter is 0, else
- * to 0. */
+/* The observer: states 0 and 1 (the flag), for every letter of an action
+ * that some component has, an edge (alone v, g) from g to 1 when v is 0,
+ * else to 0. */
 static int observer(co_snow *S, co_node *N)
 {
     co_mem *cm = S->cm;
-    uint32_t A = S->A, n = 0;
-    for (uint32_t a = 0; a < A; a++)
-        n += owners(S, a) > 0;
+    uint32_t A = S->A, NL = S->L->nletters, n = 0;
+    for (uint32_t v = 0; v < NL; v++)
+        n += S->pending[v] > 0;
     co_lts *l = &N->l;
     memset(N, 0, sizeof *N);
     N->left = N->right = -1;
@@ -65,10 +71,10 @@ static int observer(co_snow *S, co_node *N)
     size_t e = 0;
     for (uint32_t g = 0; g < 2; g++) {
         l->first[g] = (uint32_t)e;
-        for (uint32_t a = 0; a < A; a++)
-            if (owners(S, a)) {
-                l->lab[e] = 2 * a + g;
-                l->dst[e] = S->action_letter[a] == S->L->empty ? 1 : 0;
+        for (uint32_t v = 0; v < NL; v++)
+            if (S->pending[v]) {
+                l->lab[e] = ALONE(A, NL, v, g);
+                l->dst[e] = v == S->L->empty ? 1 : 0;
                 e++;
             }
     }
@@ -114,16 +120,20 @@ out:
     return rc;
 }
 
-/* Which component joins next: the one that closes most actions, then the
- * one that shares most with the snowball, then the smaller. */
+/* Which component joins next: the one after which the snowball has the
+ * fewest actions still open (an open action keeps apart states a closed
+ * one would let merge), then the smaller. */
 static uint32_t next_component(co_snow *S, const uint8_t *joined)
 {
     const co_comps *C = S->C;
-    uint32_t best = CO_NONE, best_closed = 0, best_shared = 0, best_size = 0;
+    uint32_t best = CO_NONE, best_open = 0, best_size = 0;
+    uint32_t open_now = 0;
+    for (uint32_t a = 0; a < S->A; a++)
+        open_now += S->in[a] > 0 && S->in[a] < owners(S, a);
     for (uint32_t k = 0; k < C->n; k++) {
         if (joined[k])
             continue;
-        uint32_t closed = 0, shared = 0;
+        int64_t open = open_now;
         for (uint32_t j = C->comp_move_first[k]; j < C->comp_move_first[k + 1]; j++) {
             uint32_t a = C->trans_action[C->move_trans[C->comp_move[j]]];
             /* each action of k once: the first move of it */
@@ -132,16 +142,15 @@ static uint32_t next_component(co_snow *S, const uint8_t *joined)
                 first = C->trans_action[C->move_trans[C->comp_move[i]]] != a;
             if (!first)
                 continue;
-            closed += S->in[a] + 1 == owners(S, a);
-            shared += S->in[a] > 0;
+            int was = S->in[a] > 0 && S->in[a] < owners(S, a);
+            int will = S->in[a] + 1 < owners(S, a);
+            open += will - was;
         }
         uint32_t size = S->nodes[1 + k].l.nstates;
-        if (best == CO_NONE || closed > best_closed ||
-            (closed == best_closed && (shared > best_shared ||
-                                       (shared == best_shared && size < best_size)))) {
+        if (best == CO_NONE || (uint32_t)open < best_open ||
+            ((uint32_t)open == best_open && size < best_size)) {
             best = k;
-            best_closed = closed;
-            best_shared = shared;
+            best_open = (uint32_t)open;
             best_size = size;
         }
     }
@@ -155,7 +164,7 @@ static int join(co_snow *S, const co_lts *F, const co_lts *Q, const uint8_t *has
                 const uint8_t *closes, co_lts *out, co_pairs *pairs)
 {
     co_mem *cm = S->cm;
-    uint32_t A = S->A;
+    uint32_t A = S->A, NL = S->L->nletters;
     memset(out, 0, sizeof *out);
     memset(pairs, 0, sizeof *pairs);
     uint64_t *keys = NULL;
@@ -170,7 +179,30 @@ static int join(co_snow *S, const co_lts *F, const co_lts *Q, const uint8_t *has
         size_t nk = 0;
         for (uint32_t e = F->first[x]; e < F->first[x + 1]; e++) {
             uint32_t lab = F->lab[e];
-            if (lab < 2 * A && has[lab / 2]) {
+            if (lab >= ALONE(A, NL, 0, 0)) {
+                /* the observer alone: Q's actions of this letter that the
+                 * snowball does not have yet synchronise with it */
+                uint32_t v = (lab - ALONE(A, NL, 0, 0)) / 2, g = lab % 2;
+                for (uint32_t f = Q->first[y]; f < Q->first[y + 1]; f++) {
+                    uint32_t a = Q->lab[f];
+                    if (S->in[a] != 1 || S->action_letter[a] != v)
+                        continue;   /* another of Q's, or one the snowball has */
+                    uint32_t out_lab = !closes[a] ? 2 * a + g :
+                                       v == S->L->empty ? TAU(A) : OUT(A, v, g);
+                    uint32_t d = co_pairs_add(cm, pairs, F->dst[e], Q->dst[f]);
+                    if (d == CO_NONE ||
+                        co_grow(cm, &keys, &ckeys, nk + 1, sizeof *keys) < 0)
+                        goto out;
+                    keys[nk++] = (uint64_t)out_lab << 32 | d;
+                }
+                /* and it stays, for the actions still outside, while any */
+                if (!S->pending[v])
+                    continue;
+                uint32_t d = co_pairs_add(cm, pairs, F->dst[e], y);
+                if (d == CO_NONE || co_grow(cm, &keys, &ckeys, nk + 1, sizeof *keys) < 0)
+                    goto out;
+                keys[nk++] = (uint64_t)lab << 32 | d;
+            } else if (lab < 2 * A && has[lab / 2]) {
                 uint32_t a = lab / 2, g = lab % 2;
                 uint32_t out_lab = !closes[a] ? lab :
                                    S->action_letter[a] == S->L->empty ? TAU(A) :
@@ -234,7 +266,8 @@ static int as_letters(co_snow *S, const co_lts *F, co_lts *out)
     uint32_t A = S->A, zero = S->L->empty;
     size_t inter = 0;
     for (size_t e = 0; e < F->nedges; e++)
-        inter += F->lab[e] > TAU(A) && (F->lab[e] - TAU(A) - 1) % 2 == 1;
+        inter += F->lab[e] > TAU(A) && F->lab[e] < ALONE(A, S->L->nletters, 0, 0) &&
+                 (F->lab[e] - TAU(A) - 1) % 2 == 1;
     if ((size_t)F->nstates + inter >= CO_NONE) {
         cm->gave_up = "memory budget exhausted";
         return -1;
@@ -259,8 +292,8 @@ static int as_letters(co_snow *S, const co_lts *F, co_lts *out)
         out->first[s] = (uint32_t)k;
         for (uint32_t e = F->first[s]; e < F->first[s + 1]; e++) {
             uint32_t lab = F->lab[e];
-            if (lab < TAU(A))
-                continue;   /* an action no component takes part in any more: never */
+            if (lab < TAU(A) || lab >= ALONE(A, S->L->nletters, 0, 0))
+                continue;   /* nobody left to take part: never */
             if (lab == TAU(A)) {
                 out->lab[k] = A + zero;
                 out->dst[k++] = F->dst[e];
@@ -303,7 +336,13 @@ int co_snowball(co_snow *S, const tree_t *formula, result_t *res)
     S->cap_nodes = 2 * (size_t)n + 1;
     uint8_t *joined = co_alloc(cm, n, 1), *has = co_alloc(cm, A, 1), *closes = co_alloc(cm, A, 1);
     if (!joined || !has || !closes || !(S->nodes = co_alloc(cm, S->cap_nodes, sizeof *S->nodes)) ||
-        !(S->in = co_alloc(cm, A, sizeof *S->in)) || observer(S, &S->nodes[0]) < 0)
+        !(S->in = co_alloc(cm, A, sizeof *S->in)) ||
+        !(S->pending = co_alloc(cm, S->L->nletters, sizeof *S->pending)))
+        goto fail;
+    for (uint32_t a = 0; a < A; a++)
+        if (owners(S, a))
+            S->pending[S->action_letter[a]]++;
+    if (observer(S, &S->nodes[0]) < 0)
         goto fail;
     S->nnodes = 1;
     for (uint32_t k = 0; k < n; k++) {
@@ -334,7 +373,8 @@ int co_snowball(co_snow *S, const tree_t *formula, result_t *res)
         for (uint32_t a = 0; a < A; a++)
             if (has[a]) {
                 closes[a] = S->in[a] + 1 == owners(S, a);
-                S->in[a]++;
+                if (!S->in[a]++)
+                    S->pending[S->action_letter[a]]--;
             }
         double t0 = mono_now();
         co_node *N = &S->nodes[S->nnodes];
@@ -417,6 +457,7 @@ void co_snowball_free(co_snow *S)
     }
     co_free(cm, S->nodes, S->cap_nodes, sizeof *S->nodes);
     co_free(cm, S->in, S->A, sizeof *S->in);
+    co_free(cm, S->pending, S->L->nletters, sizeof *S->pending);
     co_free(cm, S->inter_from, S->ninter, sizeof *S->inter_from);
     co_free(cm, S->inter_to, S->ninter, sizeof *S->inter_to);
     co_free(cm, S->inter_lab, S->ninter, sizeof *S->inter_lab);
