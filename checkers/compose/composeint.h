@@ -291,6 +291,32 @@ void co_snowball_free(co_snow *S);
  * counterexample lifted to the net; 0 or -1 on a limit. */
 int co_snowball_check(co_snow *S, const co_lts *word, const tree_t *formula, result_t *res);
 
+/* The snowball (part[0]) and the leaves not in it (part[1 ..]) explored
+ * together as a co_system: ctx a co_snownet, steps co_snownet_steps.  A
+ * state is a tuple of the parts' states and a last slot: 0, or v + 1 for
+ * the state between the 0 and the v of a step (v, 1). */
+typedef struct co_snownet {
+    co_snow *S;
+    co_mem *cm;
+    const uint32_t *part;
+    uint32_t nparts, width;
+    uint32_t *owner_first, *owner;  /* per action: the leaves (1 ..) that have it */
+    uint32_t *alone_first, *alone;  /* per letter: actions no component in the snowball has */
+    uint32_t *tuple;
+    size_t cap_tuple;
+    uint32_t n, init;
+    uint32_t *slot;
+    size_t nslots;
+    uint64_t *buf;
+    size_t nbuf, cap_buf;
+    uint32_t *cur, *next;
+    size_t *lo, *hi, *pick;
+} co_snownet;
+int co_snownet_init(co_snownet *W, co_snow *S, co_mem *cm, const uint32_t *part, uint32_t nparts);
+int co_snownet_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
+const uint32_t *co_snownet_tuple(const co_snownet *W, uint32_t s);
+void co_snownet_free(co_snownet *W);
+
 /* A lasso over blocks, each a tuple of states of the parts part[]: each
  * step hidden steps within its from-block, then one of its kind: hidden
  * into its to-block, hidden within (a divergence), or of letter `letter`

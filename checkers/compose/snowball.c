@@ -182,7 +182,7 @@ static int join(co_snow *S, const co_lts *F, const co_lts *Q, const uint8_t *has
             if (lab >= ALONE(A, NL, 0, 0)) {
                 /* the observer alone: Q's actions of this letter that the
                  * snowball does not have yet synchronise with it */
-                uint32_t v = (lab - ALONE(A, NL, 0, 0)) / 2, g = lab % 2;
+                uint32_t v = (lab - ALONE(A, NL, 0, 0)) / 2, g = (lab - ALONE(A, NL, 0, 0)) % 2;
                 for (uint32_t f = Q->first[y]; f < Q->first[y + 1]; f++) {
                     uint32_t a = Q->lab[f];
                     if (S->in[a] != 1 || S->action_letter[a] != v)
@@ -326,6 +326,105 @@ static int as_letters(co_snow *S, const co_lts *F, co_lts *out)
     return rc;
 }
 
+/* The formula on the snowball F and the components not in it, explored
+ * together, and its counterexample lifted; 0 or -1 on a limit. */
+static int explore_rest(co_snow *S, uint32_t F, const uint8_t *joined, const tree_t *formula,
+                        result_t *res)
+{
+    co_mem *cm = S->cm;
+    const check_options *opt = S->opt;
+    uint32_t n = S->C->n, nparts = 1;
+    uint32_t *part = co_alloc(cm, (size_t)n + 1, sizeof *part);
+    if (!part)
+        return -1;
+    part[0] = F;
+    for (uint32_t k = 0; k < n; k++)
+        if (!joined[k])
+            part[nparts++] = 1 + k;
+    co_snownet W;
+    co_lasso lasso;
+    memset(&lasso, 0, sizeof lasso);
+    uint64_t states = 0, edges = 0;
+    char why[160] = "";
+    int r = -1;
+    if (co_snownet_init(&W, S, S->chk, part, nparts) == 0) {
+        const co_system sys = { &W, W.init, co_snownet_steps };
+        r = co_ltl_check(S->chk, S->cn, S->L, &sys, formula, 1, opt->want_run, S->prog, &lasso,
+                         &states, &edges, why, sizeof why);
+    }
+    res->states += states;
+    res->edges += edges;
+    if (opt->verbose)
+        fprintf(stderr, "compose: the formula: %llu product states, %llu edges: %s\n",
+                (unsigned long long)states, (unsigned long long)edges,
+                r == 0 ? "holds" : r == 1 ? "fails" : "gave up");
+    if (r == -2)
+        result_unknown(res, why);
+    if (r >= 0)
+        res->answer = r ? ANSWER_NO : ANSWER_YES;
+    if (r == 1 && opt->want_run && lasso.loop_start > 0 && lasso.loop_start < lasso.len &&
+        co_snownet_tuple(&W, (uint32_t)lasso.step[lasso.loop_start - 1])[nparts]) {
+        /* the loop starts between the 0 and the v of a step (v, 1), where
+         * the step before it need not be the same in the stem and in the
+         * loop: the loop is turned by one step so that it starts after v */
+        if (co_grow(S->chk, &lasso.step, &lasso.cap, lasso.len + 1, sizeof *lasso.step) < 0) {
+            r = -1;
+        } else {
+            lasso.step[lasso.len] = lasso.step[lasso.loop_start];
+            lasso.loop_start++;
+            lasso.len++;
+        }
+    }
+    if (r == 1 && opt->want_run) {
+        /* the lasso as steps between tuples of blocks */
+        co_bpath P;
+        memset(&P, 0, sizeof P);
+        size_t len = lasso.len ? lasso.len : 1;
+        int ok = (P.step = co_alloc(cm, len, sizeof *P.step)) &&
+                 (P.tuple = co_alloc(cm, ((size_t)W.n ? W.n : 1) * nparts, sizeof *P.tuple));
+        if (ok) {
+            P.ntuples = W.n;
+            for (uint32_t q = 0; q < W.n; q++)
+                memcpy(P.tuple + (size_t)q * nparts, co_snownet_tuple(&W, q),
+                       nparts * sizeof *P.tuple);
+            P.len = lasso.len;
+            P.loop_start = lasso.loop_start;
+            uint32_t at = W.init, last = W.init;
+            for (size_t i = 0; i < lasso.len; i++) {
+                uint32_t x = (uint32_t)(lasso.step[i] >> 32), d = (uint32_t)lasso.step[i];
+                uint32_t pend_d = co_snownet_tuple(&W, d)[nparts];
+                uint32_t pend_at = co_snownet_tuple(&W, at)[nparts];
+                co_bstep *st = &P.step[i];
+                if (pend_d)
+                    *st = (co_bstep){ CO_STEP_NONE, 0, 0, 0, 0 };
+                else if (pend_at)
+                    *st = (co_bstep){ CO_STEP_SEEN, pend_at - 1, 1, last, d };
+                else if (x == S->L->empty)
+                    *st = (co_bstep){ memcmp(co_snownet_tuple(&W, at), co_snownet_tuple(&W, d),
+                                             nparts * sizeof(uint32_t)) ? CO_STEP_HIDDEN
+                                                                        : CO_STEP_INERT,
+                                      0, 0, at, d };
+                else
+                    *st = (co_bstep){ CO_STEP_SEEN, x, 0, at, d };
+                if (!pend_d)
+                    last = d;
+                at = d;
+            }
+            if (co_lift_branching(S, part, nparts, &P, res) < 0)
+                ok = 0;
+        }
+        if (!ok)
+            fprintf(stderr, "mck: compose: no counterexample: %s\n",
+                    cm->gave_up ? cm->gave_up : "memory budget exhausted");
+        cm->gave_up = NULL;
+        co_bpath_free(cm, &P, nparts);
+    }
+    co_free_grown(S->chk, &lasso.step, &lasso.cap, sizeof *lasso.step);
+    co_snownet_free(&W);
+    co_free(cm, part, (size_t)n + 1, sizeof *part);
+    return r == -1 ? -1 : 0;
+}
+
 int co_snowball(co_snow *S, const tree_t *formula, result_t *res)
 {
     co_mem *cm = S->cm;
@@ -357,12 +456,16 @@ int co_snowball(co_snow *S, const tree_t *formula, result_t *res)
         if ((uint64_t)P->l.nstates * Q->l.nstates > S->limit) {
             if (opt->verbose)
                 fprintf(stderr, "compose: the snowball (%u states) and component %u (%u states) "
-                        "would pass %llu pairs: composing without hiding instead\n",
-                        P->l.nstates, k, Q->l.nstates, (unsigned long long)S->limit);
+                        "would pass %llu pairs: the %u parts left explored together\n",
+                        P->l.nstates, k, Q->l.nstates, (unsigned long long)S->limit, n - step + 1);
+            S->root = F;
+            snprintf(res->net_note, sizeof res->net_note, "%u components, unnamed steps hidden; "
+                     "largest product %u states; %u parts explored", n, S->largest, n - step + 1);
+            int r = explore_rest(S, F, joined, formula, res);
             co_free(cm, joined, n, 1);
             co_free(cm, has, A, 1);
             co_free(cm, closes, A, 1);
-            return 0;
+            return r < 0 ? -1 : 1;
         }
         memset(has, 0, A);
         memset(closes, 0, A);
