@@ -16,9 +16,9 @@ WARN = -Wall -Wextra $(WERROR)
 # Plugins (plugin/plugin.h) are searched here by default.
 PLUGINDIR = $(PREFIX)/lib/mck/plugins
 ALL_CFLAGS = -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -I. -Iformula \
-             $(XML_CFLAGS) $(CGRAPH_CFLAGS) $(GVC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"' \
+             $(XML_CFLAGS) $(CGRAPH_CFLAGS) $(GVC_CFLAGS) $(MPI_CFLAGS) $(CPPFLAGS) $(CFLAGS) -DMCK_VERSION='"$(VERSION)"' \
              -DMCK_PLUGIN_DIR='"$(PLUGINDIR)"'
-ALL_LIBS = $(XML_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS) $(GLPK_LIBS) $(BDD_LIBS) $(GMP_LIBS) $(LIBS) -ldl -lm
+ALL_LIBS = $(XML_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS) $(GLPK_LIBS) $(BDD_LIBS) $(GMP_LIBS) $(SAT_LIBS) $(MPI_LIBS) $(LIBS) -ldl -lm
 # Headers a plugin is written against (installed under include/mck/).
 PUBLIC_HEADERS = base/netconv.h base/tree.h base/result.h base/budget.h base/formats.h \
                  formula/formula.h input/input.h plugin/plugin.h

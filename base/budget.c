@@ -148,6 +148,22 @@ static const carve_rule rules[CARVE_COUNT] = {
     /* the diagrams could not start (a place without a proven bound): the
      * explicit search has the rest */
     [CARVE_MCC_STATESPACE_EXPLICIT_AGAIN] = {"mcc.statespace.explicit-again", ALL_BYTES, 1.0, 0, 0},
+    /* the unfolding needs every place proven safe, as the symbolic engine
+     * needs a bound for each: the same share and cap */
+    [CARVE_UNFOLD_PLACEBITS] = {"unfold.placebits", ALL_BYTES, 0.2, 0, 30.0},
+    /* the prefix, its concurrency relation and its queue; CaDiCaL's
+     * clauses (a few per event and condition, and its learnt ones) live
+     * in the other half, which the budget cannot count for a library */
+    [CARVE_UNFOLD_PREFIX] = {"unfold.prefix", BYTES(1, 2), 1.0, 0, 0},
+    /* ReachabilityDeadlock on a safe net: the prefix answers highly
+     * concurrent nets in seconds or not at all (bench/unfold.sh), so a
+     * quarter of the time, the rest left to the search */
+    [CARVE_MCC_UNFOLD_DEADLOCK] = {"mcc.unfold.deadlock", ALL_BYTES, 0.25, 0, 0},
+    /* the reachability files: the prefix comes last in the pre-pass, whose
+     * share would otherwise all go to it on a net whose prefix is too
+     * large; a tenth of the time left keeps the search's (the prefixes
+     * that answer at all took 9 s at most on the shared instances) */
+    [CARVE_MCC_UNFOLD_REACH] = {"mcc.unfold.reach", ALL_BYTES, 0.1, 0, 0},
     /* compose (checkers/compose): the parts, the composites and the maps
      * kept for lifting a run stay while the formula is checked on what is
      * left, a single LTS or the product of the last parts searched on the

@@ -108,6 +108,10 @@ typedef enum {
     CARVE_MCC_STATESPACE_EXPLICIT, /* StateSpace: the explicit search before the diagrams */
     CARVE_MCC_STATESPACE_SYMBOLIC, /*   and the diagrams, a second short of the end */
     CARVE_MCC_STATESPACE_EXPLICIT_AGAIN, /*   the explicit search when the diagrams cannot start */
+    CARVE_UNFOLD_PLACEBITS,     /* the unfold checker: the proof that every place is safe */
+    CARVE_UNFOLD_PREFIX,        /*   the prefix and its construction (the solver has the rest) */
+    CARVE_MCC_UNFOLD_DEADLOCK,  /* ReachabilityDeadlock: the prefix and its solver first */
+    CARVE_MCC_UNFOLD_REACH,     /* the reachability files: the prefix as a pre-pass decider */
     CARVE_COMPOSE_PARTS,        /* the compose checker: its components, composites and maps */
     CARVE_COMPOSE_ONEHOT,       /*   of compose.parts: components from one-hot groups */
     CARVE_COMPOSE_PROBE,        /*   a first look at the components explored together */

@@ -1,10 +1,12 @@
 /* The checkers' table (checkers.h). */
 #include "checkers/checkers.h"
+#include "checkers/dist.h"
 #include "checkers/compose/compose.h"
 #include "checkers/explicit.h"
 #include "checkers/reduced.h"
 #include "checkers/stubborn.h"
 #include "checkers/symbolic.h"
+#include "checkers/unfold.h"
 
 #include <string.h>
 
@@ -17,7 +19,8 @@ static const checker_type checkers[] = {
     {"stubborn", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_LTL),
      stubborn_accepts, stubborn_run,
      "explicit-state search reduced by stubborn sets (partial-order reduction): every deadlock, "
-     "every reachable goal and (LTL without X) every stutter-equivalent run is kept; "
+     "every reachable goal and every run up to stuttering (LTL without X and actions) or "
+     "with its word exactly (LTL with X or actions, or infinite runs only) is kept; "
      "witnesses are runs, not always shortest",
      "any place/transition net; gains most on concurrent models"},
     {"reduce", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH) | KINDS_BIT(KIND_CTL) |
@@ -35,6 +38,19 @@ static const checker_type checkers[] = {
      "shortest runs, from breadth-first layers walked back; CTL by fixpoints on the "
      "reachable set (no run)",
      "bounded place/transition nets (every place needs a proven bound; else UNKNOWN)"},
+    {"unfold", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), unfold_accepts, unfold_run,
+     "complete finite prefix of the unfolding (Esparza, Roemer, Vogler's order; possible "
+     "extensions from the concurrency relation), deadlock and reachability decided over its "
+     "configurations by a SAT solver (CaDiCaL); the configuration found, linearised, is the "
+     "witness",
+     "safe place/transition nets (every place proven 1-bounded; else UNKNOWN); gains most on "
+     "many loosely coupled processes"},
+    {"dist", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), dist_accepts, dist_check,
+     "distributed explicit-state search over MPI (mpirun -np N mck check --mpi): markings "
+     "partitioned by hash over the ranks, breadth-first in synchronous levels; witnesses are "
+     "shortest runs, rebuilt from the ranks that own their markings",
+     "bounded place/transition nets (every place needs a proven bound, keys of at most 128 "
+     "bits; else UNKNOWN)"},
     {"compose", KINDS_BIT(KIND_LTL), compose_accepts, compose_run,
      "LTL over actions by compositional minimisation: each sequential component's LTS, then "
      "products two at a time, minimised modulo strong bisimulation once the actions whose "

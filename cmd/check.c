@@ -9,6 +9,7 @@
 #include "cmd/mccprops.h"
 #include "cmd/options.h"
 #include "cmd/proplist.h"
+#include "engine/dist/distcomm.h"
 #include "engine/parallel.h"
 #include "cmd/report.h"
 #include "base/readfile.h"
@@ -62,7 +63,28 @@ typedef struct check_args {
     int finite_runs;        /* --finite-runs: 0 the language's default, 1 repeat, 2 ignore */
     fairness_args fair;     /* --fair, --fair-set */
     int json;               /* --json: JSON objects instead of text */
+    int mpi;                /* --mpi: one rank of the distributed search */
+    double seconds;         /* --timeout */
+    size_t bytes;           /* --mem */
+    int silent;             /* a rank of an MPI job but rank 0: prints no statistics */
 } check_args;
+
+/* The limits, and what -v and a terminal are told.  Only rank 0 of an MPI
+ * job speaks (run_rank): it comes after MPI is started. */
+static void set_limits(check_args *a, int speaks)
+{
+    a->silent = !speaks;
+    if (!speaks)
+        a->verbose = 0;
+    nc_set_verbosity(a->verbose);
+    a->opt.verbose = a->verbose;
+    budget_set_limits(a->budget, a->seconds, a->bytes, a->verbose ? stderr : NULL);
+    if (a->verbose)
+        budget_report(a->budget, stderr);
+    /* Progress lines are for a person watching a terminal; a log or a pipe
+     * gets them only when asked for with -v. */
+    a->opt.progress = speaks && !a->quiet && (a->verbose || isatty(STDERR_FILENO));
+}
 
 /* Fairness is judged on the model's own transitions, in the product
  * search of the explicit LTL checker (checkers/ltl/fairscc.h); the
@@ -259,7 +281,7 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
                            budget_elapsed(a->budget));
     }
     /* a user who stopped a run wants to know how far it got */
-    if (a->verbose || (*a->budget->interrupted && !a->quiet))
+    if (a->verbose || (*a->budget->interrupted && !a->quiet && !a->silent))
         report_statistics(stderr, &res);
     if (a->xml && write_verdict_file(a->xml, net, a->property, kind, &res) < 0)
         rc = EXIT_ERROR;
@@ -271,12 +293,42 @@ out:
     return rc;
 }
 
+/* --mpi: this process is one rank of an MPI job, and every rank runs the
+ * whole command on the same files: they read and compile the model alike
+ * and meet in the dist checker's search.  Rank 0 speaks for all: the
+ * others' output goes nowhere, and only rank 0 writes --xml; their errors
+ * still reach stderr, so that a rank that cannot read the model says so. */
+static int run_rank(check_args *a, const checker_type *chk, prop_kind kind)
+{
+    char why[300];
+    if (dist_start(why, sizeof why) < 0) {
+        fprintf(stderr, "mck: --mpi: %s\n", why);
+        return EXIT_ERROR;
+    }
+    if (dist_rank() != 0) {
+        if (!freopen("/dev/null", "w", stdout)) {
+            fprintf(stderr, "mck: rank %d: cannot silence its output\n", dist_rank());
+            dist_stop();
+            return EXIT_ERROR;
+        }
+        /* not quiet: every rank must want the same runs (proplist.c asks
+         * for them unless quiet), or their records would differ */
+        a->xml = NULL;
+    }
+    set_limits(a, dist_rank() == 0);
+    int rc = run_check(a, chk, kind);
+    /* the others may still be in a search that waits for this rank */
+    fflush(stdout);
+    dist_stop();
+    return rc;
+}
+
 int check_main(int argc, char **argv, budget_t *budget)
 {
     /* the Kit's spelling: mck LANG:CHECKER[-KIND] ... */
     const char *kit_spec = strchr(argv[0], ':') ? argv[0] : NULL;
     enum { OPT_TIMEOUT = 256, OPT_MEM, OPT_XML, OPT_EXPECT, OPT_FINITE, OPT_PACK, OPT_COMPACT,
-           OPT_FAIR, OPT_FAIR_SET, OPT_JSON, OPT_PARALLEL_AFTER };
+           OPT_FAIR, OPT_FAIR_SET, OPT_JSON, OPT_PARALLEL_AFTER, OPT_MPI };
     /* more threads than this only wait for one another */
     enum { THREADS_MAX = 1024 };
     static const struct option longopts[] = {
@@ -298,6 +350,7 @@ int check_main(int argc, char **argv, budget_t *budget)
         {"fair", required_argument, NULL, OPT_FAIR},
         {"fair-set", required_argument, NULL, OPT_FAIR_SET},
         {"json", no_argument, NULL, OPT_JSON},
+        {"mpi", no_argument, NULL, OPT_MPI},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -344,6 +397,7 @@ int check_main(int argc, char **argv, budget_t *budget)
         case OPT_XML: a.xml = optarg; break;
         case OPT_EXPECT: a.expect = 1; break;
         case OPT_JSON: a.json = 1; break;
+        case OPT_MPI: a.mpi = 1; break;
         case OPT_FINITE:
             if (!strcmp(optarg, "repeat"))
                 a.finite_runs = 1;
@@ -374,14 +428,8 @@ int check_main(int argc, char **argv, budget_t *budget)
         default: return usage_error("%s", "bad option");
         }
     }
-    nc_set_verbosity(a.verbose);
-    a.opt.verbose = a.verbose;
-    budget_set_limits(budget, seconds, bytes, a.verbose ? stderr : NULL);
-    if (a.verbose)
-        budget_report(budget, stderr);
-    /* Progress lines are for a person watching a terminal; a log or a pipe
-     * gets them only when asked for with -v. */
-    a.opt.progress = !a.quiet && (a.verbose || isatty(STDERR_FILENO));
+    a.seconds = seconds;
+    a.bytes = bytes;
 
     char langbuf[64];
     const checker_type *chk = NULL;
@@ -403,6 +451,14 @@ int check_main(int argc, char **argv, budget_t *budget)
         if (!chk)
             return usage_error("unknown checker '%s' (see 'mck list')", a.checker);
     }
+    const checker_type *dist = checker_by_name("dist", 4);
+    if (a.mpi && chk && chk != dist)
+        return usage_error("--mpi runs the dist checker, not %s", chk->name);
+    if (!a.mpi && chk == dist)
+        return usage_error("%s", "the dist checker runs under MPI: mpirun -np N mck check --mpi "
+                           "MODEL [PROPERTY]");
+    if (a.mpi)
+        chk = dist;
     if (!chk)
         chk = checker_at(0);
     if (a.kind) {
@@ -410,5 +466,8 @@ int check_main(int argc, char **argv, budget_t *budget)
         if (kind == KIND_AUTO)
             return usage_error("unknown kind '%s' (dl, reach, ctl, ltl)", a.kind);
     }
+    if (a.mpi)
+        return run_rank(&a, chk, kind);
+    set_limits(&a, 1);
     return run_check(&a, chk, kind);
 }

@@ -1,11 +1,13 @@
 /* `mck convert [-t LANG] [--to FORMAT] MODEL -o FILE`: the net mck built
  * from a model in any language, written for other tools as APNN, PNML or a
- * PEP low-level net (writers/).  The format comes from --to or from FILE's
+ * PEP low-level net (writers/), or the complete finite prefix of its
+ * unfolding as PEP's .mci file (engine/unfold/, safe nets only).  The format comes from --to or from FILE's
  * suffix.  A file is written whole or not at all: half a net would be read
  * later by some other tool as a different, smaller net. */
 #include "cmd/commands.h"
 #include "cmd/language.h"
 #include "input/input.h"
+#include "engine/unfold/prefix.h"
 #include "writers/writers.h"
 
 #include <errno.h>
@@ -22,6 +24,7 @@ static const struct format {
     {"apnn", ".apnn", write_apnn},
     {"pnml", ".pnml", write_pnml},
     {"pep", ".ll_net .ll", write_pep},
+    {"prefix", ".mci", NULL},   /* write_prefix: it needs the budget */
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -35,7 +38,37 @@ static void usage(FILE *out)
             "  Places and transitions keep mck's order, ids and names (nodes are\n"
             "  renamed p1.., t1.. when the format cannot carry every id; -v says so).\n"
             "  APNN and PNML have no read arcs: a read arc becomes a self-loop, with\n"
-            "  the same reachable markings and runs.\n");
+            "  the same reachable markings and runs.\n"
+            "  prefix (.mci): the complete finite prefix of the net's unfolding (the\n"
+            "  unfold checker's), in the binary format of PEP and Mole; safe nets only.\n");
+}
+
+/* The prefix of a net proven safe, built within budget (no time limit
+ * unless the caller set one). */
+static int write_prefix(FILE *out, net_t *net, const char *where, const budget_t *budget)
+{
+    const cnet_t *cn = nc_compile(net);
+    if (!cn)
+        return -1;
+    char why[160] = "";
+    if (!unf_proven_safe(cn, budget, why, sizeof why)) {
+        nc_error(net->file, 0, "no prefix: %s", why);
+        return -1;
+    }
+    check_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.budget = budget;
+    unf_prefix *u = unf_build(cn, &opt, why, sizeof why);
+    if (!u) {
+        nc_error(net->file, 0, "no prefix: %s", why);
+        return -1;
+    }
+    nc_info("prefix: %zu events (%zu cut-offs), %zu conditions", u->nev, u->ncutoffs, u->nco);
+    int rc = unf_write_mci(out, u);
+    if (rc < 0)
+        nc_error(where, 0, "write error");
+    unf_free(u);
+    return rc;
 }
 
 static const struct format *format_by_name(const char *name)
@@ -64,7 +97,6 @@ static const struct format *format_by_suffix(const char *path)
 
 int convert_main(int argc, char **argv, budget_t *budget)
 {
-    (void)budget;
     static const struct option longopts[] = {
         {"language", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},
@@ -95,10 +127,23 @@ int convert_main(int argc, char **argv, budget_t *budget)
                                                                     : format_by_suffix(output);
     if (!fmt) {
         if (to)
-            fprintf(stderr, "mck convert: unknown format '%s' (apnn, pnml, pep)\n", to);
-        else
-            fprintf(stderr, "mck convert: cannot tell the format of '%s' from its suffix "
-                    "(.apnn, .pnml, .ll_net); use --to FORMAT\n", output);
+            fprintf(stderr, "mck convert: unknown format '%s' (apnn, pnml, pep, prefix)\n", to);
+        else {
+            /* the list comes from the table, so a new format cannot be left out */
+            fprintf(stderr, "mck convert: cannot tell the format of '%s' from its suffix (",
+                    output);
+            for (size_t i = 0; i < N_FORMATS; i++) {
+                const char *sfx = formats[i].suffixes;
+                while (*sfx) {
+                    size_t n = strcspn(sfx, " ");
+                    fprintf(stderr, "%s%.*s", i || sfx != formats[i].suffixes ? ", " : "",
+                            (int)n, sfx);
+                    sfx += n;
+                    sfx += strspn(sfx, " ");
+                }
+            }
+            fprintf(stderr, "); use --to FORMAT\n");
+        }
         return 2;
     }
     nc_set_verbosity(verbose);
@@ -107,13 +152,13 @@ int convert_main(int argc, char **argv, budget_t *budget)
     if (!net)
         return 2;
     const char *where = to_stdout ? "standard output" : output;
-    FILE *out = to_stdout ? stdout : fopen(output, "w");
+    FILE *out = to_stdout ? stdout : fopen(output, fmt->write ? "w" : "wb");
     if (!out) {
         nc_error(output, 0, "cannot write: %s", strerror(errno));
         nc_free_net(net);
         return 2;
     }
-    int rc = fmt->write(out, net, where);
+    int rc = fmt->write ? fmt->write(out, net, where) : write_prefix(out, net, where, budget);
     if (fflush(out) != 0 || ferror(out)) {
         if (rc == 0)
             nc_error(where, 0, "write error");

@@ -1,8 +1,10 @@
-/* `mck info`: the size of a model's net, and with -v its nodes. */
+/* `mck info`: the size of a model's net, with -v its nodes, with --prefix
+ * the size of its unfolding's complete prefix (engine/unfold/). */
 #include "cmd/commands.h"
 #include "cmd/language.h"
 #include "cmd/options.h"
 #include "base/json.h"
+#include "engine/unfold/prefix.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -62,9 +64,27 @@ static void json_nodes(json_writer *j, const net_t *net)
     json_object_end(j);
 }
 
+/* The prefix of a safe net (NULL and why otherwise), within budget: no
+ * time limit, but SIGINT stops it. */
+static unf_prefix *prefix(net_t *net, const budget_t *budget, char *why, size_t whylen)
+{
+    const cnet_t *cn = nc_compile(net);
+    if (!cn) {
+        snprintf(why, whylen, "memory budget exhausted");
+        return NULL;
+    }
+    if (!unf_proven_safe(cn, budget, why, whylen))
+        return NULL;
+    check_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.budget = budget;
+    return unf_build(cn, &opt, why, whylen);
+}
+
 /* The same facts as the text, as one object (the man page's JSON section). */
 static void json_info(const char *path, const input_type *it, const net_t *net,
-                      const nc_summary *s, int verbose)
+                      const nc_summary *s, int verbose, int want_prefix, const unf_prefix *u,
+                      const char *why)
 {
     json_writer jw, *j = &jw;
     json_init(j, stdout);
@@ -105,6 +125,18 @@ static void json_info(const char *path, const input_type *it, const net_t *net,
     } else {
         json_null(j);
     }
+    if (want_prefix) {
+        json_key(j, "prefix");
+        json_object_begin(j);
+        if (u) {
+            json_member_uint(j, "events", u->nev);
+            json_member_uint(j, "cutoffs", u->ncutoffs);
+            json_member_uint(j, "conditions", u->nco);
+        } else {
+            json_member_string(j, "none", why);
+        }
+        json_object_end(j);
+    }
     if (verbose)
         json_nodes(j, net);
     json_object_end(j);
@@ -116,18 +148,19 @@ int info_main(int argc, char **argv, budget_t *budget)
         {"language", required_argument, NULL, 't'},
         {"verbose", no_argument, NULL, 'v'},
         {"json", no_argument, NULL, 'j'},
+        {"prefix", no_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *lang = NULL;
-    int verbose = 0, json = 0, c;
-    (void)budget;
+    int verbose = 0, json = 0, want_prefix = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "t:vh", longopts, NULL)) != -1) {
         switch (c) {
         case 't': lang = optarg; break;
         case 'v': verbose++; break;
         case 'j': json = 1; break;
+        case 'p': want_prefix = 1; break;
         case 'h': commands_help(stdout); return 0;
         default: return usage_error("%s", "bad option for info");
         }
@@ -142,8 +175,11 @@ int info_main(int argc, char **argv, budget_t *budget)
         return EXIT_ERROR;
     nc_summary s;
     nc_summarize(net, &s);
+    char why[160] = "";
+    unf_prefix *u = want_prefix ? prefix(net, budget, why, sizeof why) : NULL;
     if (json) {
-        json_info(path, it, net, &s, verbose);
+        json_info(path, it, net, &s, verbose, want_prefix, u, why);
+        unf_free(u);
         nc_free_net(net);
         return 0;
     }
@@ -164,8 +200,14 @@ int info_main(int argc, char **argv, budget_t *budget)
                net->units_claim_safe ? " (the file claims the net is safe)" : "");
     else
         printf("partition: none\n");
+    if (u)
+        printf("prefix: %zu events (%zu cut-offs), %zu conditions\n", u->nev, u->ncutoffs,
+               u->nco);
+    else if (want_prefix)
+        printf("prefix: none (%s)\n", why);
     if (verbose)
         list_nodes(net);
+    unf_free(u);
     nc_free_net(net);
     return 0;
 }

@@ -56,6 +56,7 @@ static void statistics(json_writer *j, const result_t *res)
     json_key(j, "techniques");
     techniques(j, res->techniques);
     json_member_string(j, "net", res->net_note[0] ? res->net_note : NULL);
+    json_member_string(j, "partial_order", res->reduction[0] ? res->reduction : NULL);
     json_object_end(j);
 }
 

@@ -49,6 +49,8 @@ void report_statistics(FILE *err, const result_t *res)
         fprintf(err, "techniques: %s\n", res->techniques);
     if (res->net_note[0])
         fprintf(err, "net: %s\n", res->net_note);
+    if (res->reduction[0])
+        fprintf(err, "partial order: %s\n", res->reduction);
 }
 
 int write_verdict_file(const char *path, net_t *net, const char *property, prop_kind kind,

@@ -30,6 +30,10 @@ struct stubborn {
     uint32_t *seed, nseed;
     uint64_t work_left;          /* list entries the closure may still scan */
     uint32_t *seed_stamp, seed_epoch;
+    /* during stubborn_exact: what the property tells of each step; the
+     * closure leaves out impossible steps and stops at an enabled
+     * visible one (the set is then every enabled transition) */
+    const step_view *view;
 };
 
 static int build_changers(stubborn_t *sb)
@@ -85,9 +89,14 @@ static void new_epoch(uint32_t *stamp, uint32_t *epoch, uint32_t n)
     }
 }
 
+static int impossible(const stubborn_t *sb, uint32_t t)
+{
+    return sb->view && sb->view->kind[sb->view->group[t]] == STEP_IMPOSSIBLE;
+}
+
 static void add(stubborn_t *sb, uint32_t t)
 {
-    if (sb->stamp[t] != sb->epoch) {
+    if (sb->stamp[t] != sb->epoch && !impossible(sb, t)) {
         sb->stamp[t] = sb->epoch;
         sb->work[sb->nwork++] = t;
     }
@@ -112,6 +121,12 @@ static uint32_t scapegoat(const stubborn_t *sb, const nc_count *m, uint32_t t)
         if (m[p] >= cn->need_weight[i])
             continue;
         uint32_t n = sb->inc_start[p + 1] - sb->inc_start[p];
+        if (sb->view && n > 0) {
+            /* what the choice would add: increasers not in the set yet */
+            n = 0;
+            for (uint32_t k = sb->inc_start[p]; k < sb->inc_start[p + 1]; k++)
+                n += sb->stamp[sb->inc[k]] != sb->epoch && !impossible(sb, sb->inc[k]);
+        }
         if (n < best_n) {
             best = p;
             best_n = n;
@@ -138,8 +153,9 @@ static void add_conflicts(stubborn_t *sb, uint32_t t)
 /* Closes the work list under the conditions of stubborn.h.  Returns the
  * number of enabled transitions in the set, or stops early and returns
  * limit once that many are in, or GAVE_UP when the work allowance ran
- * out.  One pass over a transition's needs tells whether it is enabled
- * and, if not, its scapegoat. */
+ * out, or (in stubborn_exact) when an enabled visible transition comes
+ * in.  One pass over a transition's needs tells whether it is
+ * enabled and, if not, its scapegoat. */
 static uint32_t close_set(stubborn_t *sb, const nc_count *m, uint32_t limit)
 {
     uint32_t nen = 0;
@@ -153,6 +169,10 @@ static uint32_t close_set(stubborn_t *sb, const nc_count *m, uint32_t limit)
         if (goat != UINT32_MAX) {
             add_range(sb, sb->inc, sb->inc_start[goat], sb->inc_start[goat + 1]);
             continue;
+        }
+        if (sb->view && sb->view->kind[sb->view->group[t]] == STEP_VISIBLE) {
+            sb->nwork = 0;
+            return GAVE_UP;
         }
         if (++nen >= limit) {
             sb->nwork = 0;
@@ -227,6 +247,51 @@ uint32_t stubborn_single(stubborn_t *sb, const nc_count *m, const uint32_t *enab
             break;
     }
     return UINT32_MAX;
+}
+
+/* Every set of stubborn.h that is not all enabled transitions must hold
+ * all visible ones and no enabled visible one (docs/por-actions.md); with
+ * one scapegoat per disabled transition, the closure of the visible
+ * transitions is part of every such set, so it is computed first.  If it
+ * holds enabled transitions, it is the set.  If it holds none, no visible
+ * transition can fire again before one of the set does, that is never:
+ * any set that keeps the infinite runs will do, a deadlock-preserving one
+ * from a few possible starts.  Impossible steps are left out of every
+ * closure. */
+uint32_t stubborn_exact(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
+                        uint32_t nen, const step_view *view, uint32_t *out)
+{
+    sb->view = view;
+    start(sb, nen);
+    for (uint32_t i = 0; i < view->nvisible; i++)
+        add(sb, view->visible[i]);
+    uint32_t best = close_set(sb, m, UINT32_MAX);
+    if (best != GAVE_UP && best)
+        best = collect(sb, enabled, nen, out);
+    else if (best == 0) {
+        uint32_t possible = 0;
+        for (uint32_t i = 0; i < nen; i++)
+            possible += !impossible(sb, enabled[i]);
+        best = GAVE_UP;
+        uint32_t tries = possible < DEADLOCK_TRIES ? possible : DEADLOCK_TRIES, tried = 0;
+        for (uint32_t i = 0, k = 0; i < nen && tried < tries && best != 1; i++) {
+            if (impossible(sb, enabled[i]))
+                continue;
+            /* the k-th possible one, spread over them */
+            if (k++ != (uint64_t)tried * possible / tries)
+                continue;
+            tried++;
+            uint32_t limit = best == GAVE_UP ? nen : best;
+            uint32_t n = close_from(sb, m, enabled[i], nen, limit);
+            if (n == GAVE_UP)
+                break;   /* the others would likely spread as far */
+            if (n < limit)
+                best = collect(sb, enabled, nen, out);
+        }
+    }
+    sb->view = NULL;
+    return best == GAVE_UP || best == 0 || best >= nen ? stubborn_fire_all(enabled, nen, out)
+                                                       : best;
 }
 
 /* ---- seeds ---- */

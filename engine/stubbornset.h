@@ -13,7 +13,11 @@
  *     which every run into the goal fires (stubborn_from_seed with the goal's
  *     seed, goalseed.h): the first transition of S on such a run can be moved
  *     to its front, so the reduced search keeps a run into the goal.  No
- *     cycle proviso is needed for either.
+ *     cycle proviso is needed for either;
+ *   - every run's sequence of visible steps, each at its position, when S
+ *     holds every visible transition and either no enabled visible one or
+ *     every enabled transition (stubborn_exact); steps the property rules
+ *     out in its current state are left out of the closure.
  * Every state of the reduced search is a reachable marking and every path a
  * run of the net, so witnesses are runs of the net (not necessarily shortest
  * ones). */
@@ -41,6 +45,32 @@ uint32_t stubborn_deadlock(stubborn_t *sb, const nc_count *m, const uint32_t *en
  * the cycle proviso left to the caller's search). */
 uint32_t stubborn_single(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
                          uint32_t nen, const uint8_t *visible);
+
+/* What a property tells of each step, for stubborn_exact: transitions
+ * come in groups (visible.h, visible_step_groups), and each group is
+ *   STEP_INVISIBLE  a step the property does not tell from any other
+ *                   invisible one (in its current state);
+ *   STEP_VISIBLE    any other step it may take;
+ *   STEP_IMPOSSIBLE a step no run the property still accepts takes now:
+ *                   the closure leaves it out. */
+enum { STEP_INVISIBLE, STEP_VISIBLE, STEP_IMPOSSIBLE };
+typedef struct step_view {
+    const uint32_t *group;     /* per transition */
+    const uint8_t *kind;       /* per group */
+    const uint32_t *visible;   /* every transition of a STEP_VISIBLE group */
+    uint32_t nvisible;
+} step_view;
+
+/* A stubborn set, leaving out impossible steps, whose enabled transitions
+ * are either all of enabled[0..nen) or all invisible, with every visible
+ * transition in the set (so none can fire before one of the set does):
+ * its enabled transitions, in increasing order, to out; their number
+ * returned (0 only when nen is 0).  Firing only those keeps, for every
+ * run the property accepts, one whose steps are the same up to swapping
+ * invisible steps among themselves, so that every visible step keeps its
+ * position; no cycle proviso is needed (docs/por-actions.md). */
+uint32_t stubborn_exact(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
+                        uint32_t nen, const step_view *view, uint32_t *out);
 
 /* No reduction: all of enabled[0..nen) to out, nen returned (for a
  * reducer that cannot build its seed). */

@@ -740,9 +740,10 @@ net_t *apnn_read(const char *path)
         net->lang_data = data;
         net->lang_free = free;
         data = NULL;
-        nc_info("%s: %zu places, %zu transitions, %zu arcs in the file; %zu capacity places "
-                "added\n", path, visible, net->ntransitions, declared_arcs,
-                net->nplaces - visible);
+        size_t added = net->nplaces - visible;
+        nc_info("%s: %zu places, %zu transitions, %zu arcs in the file; %zu capacity place%s "
+                "added\n", path, visible, net->ntransitions, declared_arcs, added,
+                added == 1 ? "" : "s");
     } else {
         nc_free_net(net);
         net = NULL;

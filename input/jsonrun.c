@@ -126,6 +126,24 @@ static void unheard(json_writer *j, net_t *net, const result_t *res, const char 
     json_member_string(j, "text", printed);
 }
 
+/* The text's "*** from here: FORMULA holds ***" lines, present under the
+ * same condition (two parts or more). */
+static void segments(json_writer *j, const result_t *res)
+{
+    if (res->nsegments < 2)
+        return;
+    json_key(j, "segments");
+    json_array_begin(j);
+    for (size_t k = 0; k < res->nsegments; k++) {
+        json_object_begin(j);
+        json_member_uint(j, "start", res->segments[k].start);
+        json_member_string(j, "formula", res->segments[k].formula);
+        json_member_bool(j, "holds", res->segments[k].holds);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
 void json_run(json_writer *j, net_t *net, outputfunc_t print_run, const result_t *res)
 {
     if (res->role == RUN_NONE || !res->run) {
@@ -153,6 +171,7 @@ void json_run(json_writer *j, net_t *net, outputfunc_t print_run, const result_t
         close_steps(&jl);
         loop_and_end(j, res);
     }
+    segments(j, res);
     if (jl.l.failed || !out || (jl.heard && !jl.ended))
         json_member_bool(j, "incomplete", 1);
     free(printed);

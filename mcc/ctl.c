@@ -597,8 +597,11 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
         ctl_local_stats stats = {0, 0};
         const cnet_t *cn = q[i].reduced ? q[i].red.cn : r->cn;
         const tree_t *f = q[i].reduced ? q[i].reduced : q[i].formula;
+        result_t ev;
+        result_init(&ev);
         int v = engine == BY_LOCAL
-                    ? ctl_local_check(cn, f, &opt, &stats, why, sizeof why)
+                    ? ctl_local_check(cn, f, &opt, &stats, mcc_runs_wanted() ? &ev : NULL, why,
+                                      sizeof why)
                     : ctl_depgraph_check(cn, f, &opt, CTL_DFS, &stats.states, why, sizeof why);
         const char *name = engine == BY_LOCAL ? "local check" : "dependency graph";
         if (r->verbose)
@@ -606,13 +609,23 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
                     v < 0 ? why : "decided", (unsigned long long)stats.states);
         if (v < 0) {
             snprintf(q[i].why, sizeof q[i].why, "%s: %.60s", name, why);
+            result_clear(&ev);
             continue;
         }
         techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT |
                                         (stats.reduced ? USED_STUBBORN : 0) |
                                         (q[i].reduced ? USED_REDUCTION : 0), 0);
-        mcc_answer_bool(q[i].id, v, buf);
+        mcc_evidence e = {RUN_NONE, NULL, 0, RESULT_NO_LOOP};
+        uint32_t *expanded = NULL;
+        if (ev.role != RUN_NONE) {
+            e = (mcc_evidence){ev.role, ev.run, ev.run_len, ev.loop_start};
+            if (q[i].reduced && mcc_reduced_run(&q[i].red, &e, &expanded) < 0)
+                e = (mcc_evidence){RUN_NONE, NULL, 0, RESULT_NO_LOOP};
+        }
+        mcc_answer_bool_shown(q[i].id, v, buf, e.role != RUN_NONE ? &e : NULL);
         q[i].decided = 1;
+        free(expanded);
+        result_clear(&ev);
     }
 }
 

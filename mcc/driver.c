@@ -168,6 +168,7 @@ static void print_usage(FILE *out)
 {
     fprintf(out, "usage: mck mcc [-v] [-j N] [--por=on|off] [--reduce=on|off] [--lp=on|off] "
                  "[--walk=on|off]\n"
+                 "               [--unfold=on|off]\n"
                  "               [--xml FILE] [--json] [EXAMINATION [DIR]]\n"
                  "  Answers a Model Checking Contest examination on DIR/model.pnml (and\n"
                  "  DIR/EXAMINATION.xml) with the contest's answer lines on standard output.\n"
@@ -185,6 +186,8 @@ static void print_usage(FILE *out)
                  "  --lp=off: no state equation (linear programs) before or beside the\n"
                  "    searches; on by default.\n"
                  "  --walk=off: no random walks before the searches; on by default.\n"
+                 "  --unfold=off: no unfolding (safe nets: the prefix and a SAT solver for\n"
+                 "    reachability and deadlock before the searches); on by default.\n"
                  "  --xml FILE: the answers also as verdict XML (propertiesverdict), with\n"
                  "    the run that shows each reachable property found by search.\n"
                  "  --json: each answer as a JSON object on standard output instead of its\n"
@@ -203,6 +206,7 @@ static int switch_option(const char *arg, mcc_run *r)
         {"reduce", offsetof(mcc_run, no_reduce)},
         {"lp", offsetof(mcc_run, no_lp)},
         {"walk", offsetof(mcc_run, no_walk)},
+        {"unfold", offsetof(mcc_run, no_unfold)},
     };
     for (size_t i = 0; i < sizeof techs / sizeof techs[0]; i++) {
         size_t len = strlen(techs[i].name);

@@ -14,7 +14,8 @@
  *                         bottom components are examined (graphscc.c).
  * A complete exploration settles the rest.  Before the search, the state
  * equation (globallp.c) looks for a proof that no deadlock, or no count
- * above 1, is reachable.  (Its proofs of dead transitions, tried after an
+ * above 1, is reachable, and on a safe net the unfolding's prefix
+ * (unfolddecide.c) decides ReachabilityDeadlock in a part of the time.  (Its proofs of dead transitions, tried after an
  * unfinished search, decided nothing on the sample: not worth the time.)
  *
  * On the unfolding of a colored net the properties are about the colored
@@ -481,7 +482,8 @@ int mcc_global(mcc_run *r)
     else if (shortcut(r, &w, q) || lp_before(r, &w, q))
         done = 1;
     else
-        done = walk_before(r, &w) || explore_for(r, &w);
+        done = walk_before(r, &w) ||
+               (q == G_DEADLOCK && !r->no_unfold && mcc_unfold_deadlock(r, names[q])) || explore_for(r, &w);
     graph_free(w.g);
     free(w.fired);
     free(w.changed);

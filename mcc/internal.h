@@ -52,6 +52,7 @@ typedef struct mcc_run {
     int no_reduce;         /* --reduce=off: searches run on the net as given */
     int no_lp;             /* --lp=off: no state equation */
     int no_walk;           /* --walk=off: no random walks */
+    int no_unfold;         /* --unfold=off: no prefix (unfolddecide.c) */
     unsigned cores;        /* -j: processes of the portfolio (portfolio.c) */
     int reverse;           /* LTL: the formulas last to first (the portfolio's
                             * second process) */
@@ -150,6 +151,12 @@ int mcc_ltl(mcc_run *r, const char *path);       /* ltl.c: LTLCardinality, LTLFi
  * started); it answers through the same functions, and
  * a value is printed by whichever process claims it first. */
 int mcc_portfolio_start(mcc_run *r, const char *path, int ltl, size_t values);
+/* part(r) in a child process that is killed at the budget's deadline
+ * (or on an interrupt), for work whose single steps may not stop in time;
+ * this process waits.  Returns part's result, or when the child was
+ * stopped the number of the n values it left unprinted.  In this process
+ * with --xml or --json, or when a second process already runs. */
+int mcc_portfolio_fence(mcc_run *r, int (*part)(mcc_run *), size_t n);
 /* After the examination: waits for the second process while values are
  * open and time is left, then stops it.  Returns how many values the
  * two answered between them. */
@@ -166,5 +173,9 @@ int mcc_portfolio_answered(const char *id);
 /* simplify.c: t with the atoms the structure decides replaced by
  * constants (not folded); *changed set when any was.  Consumes t. */
 tree_t *mcc_simplify(const mcc_run *r, tree_t *t, int *changed);
+
+/* ---- unfolddecide.c: ReachabilityDeadlock on the prefix of a safe net,
+ * within the carve mcc.unfold.deadlock; 1 when it printed the answer ---- */
+int mcc_unfold_deadlock(const mcc_run *r, const char *id);
 
 #endif

@@ -26,7 +26,14 @@
  * it when every value is answered or time is up; the child dies with the
  * parent (PR_SET_DEATHSIG) should BenchKit kill it.  With --xml or --json
  * the runs behind answers are collected in one process, so the portfolio
- * is off. */
+ * is off.
+ *
+ * The same page serves a fence (mcc_portfolio_fence): a part of an
+ * examination made of operations that cannot be stopped in time (one
+ * BuDDy operation ran 4.7 s past a 60 s limit on HouseConstruction-PT-
+ * 00050 StateSpace: the clock is only read at its garbage collections)
+ * runs in a child while the parent waits, and the parent kills it at the
+ * deadline; what it printed stays printed. */
 #define _GNU_SOURCE /* prctl */
 #include "checkers/symbolic.h"
 #include "formula/mccxml.h"
@@ -278,22 +285,84 @@ static size_t printed_total(void)
     return printed;
 }
 
-size_t mcc_portfolio_finish(mcc_run *r)
+/* Waits for the child until it ends, every value is printed, or the
+ * budget's time is up or it is interrupted; then it is gone. */
+static void wait_child(mcc_run *r, int *status)
 {
-    if (!shared || child <= 0)
-        return mcc_answers_printed();
-    int status;
-    /* the second process may still answer what this one left open */
-    while (waitpid(child, &status, WNOHANG) == 0) {
-        if (printed_total() >= values || budget_expired(r->budget)) {
+    while (waitpid(child, status, WNOHANG) == 0) {
+        if (printed_total() >= values || budget_expired(r->budget) ||
+            *r->budget->interrupted) {
             kill(child, SIGKILL);
-            waitpid(child, &status, 0);
+            waitpid(child, status, 0);
             break;
         }
         usleep(20000);
     }
-    size_t n = printed_total();
     child = -1;
+}
+
+int mcc_portfolio_fence(mcc_run *r, int (*part)(mcc_run *), size_t n)
+{
+    if (mcc_runs_wanted() || shared)
+        return part(r);
+    values = n;
+    shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+                  0);
+    int fd[2] = {-1, -1};
+    if (shared == MAP_FAILED || pipe(fd) < 0) {
+        if (shared != MAP_FAILED)
+            munmap(shared, sizeof *shared);
+        shared = NULL;
+        return part(r);
+    }
+    memset(shared, 0, sizeof *shared);
+    fflush(NULL);
+    pid_t parent = getpid();
+    child = fork();
+    if (child < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        munmap(shared, sizeof *shared);
+        shared = NULL;
+        child = -1;
+        return part(r);
+    }
+    if (child == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
+        close(fd[0]);
+        int left = part(r);
+        fflush(NULL);
+        ssize_t w = write(fd[1], &left, sizeof left);
+        _exit(w == (ssize_t)sizeof left ? 0 : 1);
+    }
+    close(fd[1]);
+    int status = 0;
+    wait_child(r, &status);
+    int left = -2;
+    ssize_t got = read(fd[0], &left, sizeof left);
+    close(fd[0]);
+    if (got != (ssize_t)sizeof left) {
+        /* stopped before it could say: what it did not print is open */
+        size_t printed = printed_total();
+        left = printed >= n ? 0 : (int)(n - printed);
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: %s: the fenced part was stopped at the deadline\n",
+                    r->exam);
+    }
+    return left;
+}
+
+size_t mcc_portfolio_finish(mcc_run *r)
+{
+    if (!shared)
+        return mcc_answers_printed();
+    int status;
+    /* the second process may still answer what this one left open */
+    if (child > 0)
+        wait_child(r, &status);
+    size_t n = printed_total();
     munmap(shared, sizeof *shared);
     shared = NULL;
     return n;

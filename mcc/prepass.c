@@ -11,6 +11,7 @@ const mcc_decider_row mcc_deciders[] = {
     {"structure", mcc_decide_topological},
     {"state equation", mcc_decide_state_equation},
     {"random walk", mcc_decide_random_walk},
+    {"unfolding", mcc_decide_unfolding},
     {NULL, NULL},
 };
 
@@ -106,7 +107,8 @@ size_t mcc_prepass(const mcc_run *r, mcc_query *q, size_t n, const budget_t *sta
     size_t k = collect_open(q, n, open);
     for (size_t i = 0; i < rows && k; i++) {
         if ((r->no_lp && mcc_deciders[i].run == mcc_decide_state_equation) ||
-            (r->no_walk && mcc_deciders[i].run == mcc_decide_random_walk))
+            (r->no_walk && mcc_deciders[i].run == mcc_decide_random_walk) ||
+            (r->no_unfold && mcc_deciders[i].run == mcc_decide_unfolding))
             continue;
         budget_t part = budget_carve_part(stage, CARVE_MCC_PREPASS_DECIDER, rows - i);
         double now = part.start;

@@ -68,6 +68,9 @@ void mcc_decide_topological(const mcc_run *r, mcc_query *const *open, size_t n,
 /* walkdecide.c */
 void mcc_decide_random_walk(const mcc_run *r, mcc_query *const *open, size_t n, double deadline);
 
+/* unfolddecide.c: safe nets only */
+void mcc_decide_unfolding(const mcc_run *r, mcc_query *const *open, size_t n, double deadline);
+
 /* lpdecide.c */
 void mcc_decide_state_equation(const mcc_run *r, mcc_query *const *open, size_t n,
                                double deadline);

@@ -120,7 +120,9 @@ int mcc_state_space(mcc_run *r)
     int e = explicit_state_space(r, CARVE_MCC_STATESPACE_EXPLICIT);
     if (e <= 0)
         return e < 0 ? 4 : 0;
-    int left = symbolic_state_space(r);
+    /* in a child that is killed at the deadline: one operation on the
+     * diagrams can run seconds past it (mcc_portfolio_fence) */
+    int left = mcc_portfolio_fence(r, symbolic_state_space, 4);
     if (left >= 0 || *r->budget->interrupted)
         return left >= 0 ? left : 4;
     return explicit_state_space(r, CARVE_MCC_STATESPACE_EXPLICIT_AGAIN) == 0 ? 0 : 4;

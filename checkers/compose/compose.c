@@ -593,7 +593,9 @@ static void run_composer(composer *K, const tree_t *formula, result_t *res)
 {
     const check_options *opt = K->opt;
     co_mem *cm = &K->cm;
-    char why[200] = "";
+    /* sized so that "compose: " and the reason still fit in res->reason */
+    char why[sizeof res->reason - sizeof "compose: " + 1];
+    why[0] = '\0';
     if (co_comps_find(cm, K->cn, &K->C, why, sizeof why) < 0) {
         if (!cm->gave_up) {
             char reason[sizeof res->reason];

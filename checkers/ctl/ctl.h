@@ -62,12 +62,15 @@ typedef struct ctl_local_stats {
 } ctl_local_stats;
 
 /* ctllocal.c: the value of f at the initial marking, exploring only the
- * markings the evaluation needs (no graph, no run): 1, 0, or -1 with why
+ * markings the evaluation needs (no graph): 1, 0, or -1 with why
  * (budget, time, interrupt, not CTL).  With opt->partial_order, the
  * searches of E F and A G of a state formula use stubborn sets.  stats
- * may be NULL. */
+ * may be NULL.  With evidence, a formula that is one temporal operator
+ * over state formulas (negations above it allowed) gets its run there, as
+ * ctl_model_evidence would give it (one segment; not always the shortest);
+ * others, and runs that find no memory, get none. */
 int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
-                    ctl_local_stats *stats, char *why, size_t whylen);
+                    ctl_local_stats *stats, result_t *evidence, char *why, size_t whylen);
 
 /* The explicit checker's CTL kind: build, check, evidence; when the graph
  * outgrows the budget, the local check may still answer (without a run). */

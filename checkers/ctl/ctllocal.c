@@ -34,6 +34,13 @@
  * successors were all tried) except through a state already known to
  * miss the goal, which would then reach it.
  *
+ * Evidence: when the formula is, under negations, one temporal operator
+ * over state formulas, its search from the initial marking is the only
+ * one it makes, and the stack it ends with is the run the explicit
+ * checker would show: to the goal state (E F, E U, A G, and A U at a
+ * state where φ fails), into a deadlock that repeats (E G, A F, A U), or
+ * around a loop closed by the edge back into the stack (E G, A F, A U).
+ *
  * States live in one store, numbered (store_number), and an array maps
  * numbers back to records.  Nothing is
  * allocated per state: stacks, value arrays and that map grow by doubling
@@ -97,6 +104,10 @@ typedef struct local {
     stubborn_t *sb;         /* with opt->partial_order, else NULL */
     uint32_t *enabled, *out;/* scratch of ntransitions for the stubborn sets */
     int reduced;            /* a stubborn set left an enabled transition out */
+    const lnode *traced;    /* the node whose search from state 0 is the run */
+    uint32_t *run;          /* its stack's transitions, once it succeeded */
+    size_t run_len, loop_start;
+    int has_run;
 } local;
 
 static int tick(local *L)
@@ -259,6 +270,46 @@ static uint32_t next_of(local *L, lnode *n, frame *f)
     return f->next < f->count ? n->trans[f->first + f->next] : L->cn->ntransitions;
 }
 
+/* The transition frame f of n's stack fired last. */
+static uint32_t fired(const lnode *n, const frame *f)
+{
+    return n->reduce ? n->trans[f->first + f->next - 1] : f->next - 1;
+}
+
+/* n's search from state 0 succeeded with this stack: keeps its run.
+ * closing: the transition that closed a loop back to the stack's state u
+ * (UINT32_MAX: the search ended at the top state, dead: which is a
+ * deadlock).  Without memory the answer stands alone. */
+static void keep_run(local *L, const lnode *n, uint32_t closing, uint32_t u, int dead)
+{
+    if (n != L->traced || !n->nstack || n->stack[0].state != 0)
+        return;
+    size_t len = n->nstack - 1 + (closing != UINT32_MAX);
+    uint32_t *run = malloc((len ? len : 1) * sizeof *run);
+    if (!run)
+        return;
+    for (size_t i = 0; i + 1 < n->nstack; i++)
+        run[i] = fired(n, &n->stack[i]);
+    size_t loop = RESULT_NO_LOOP;
+    if (closing != UINT32_MAX) {
+        run[len - 1] = closing;
+        for (size_t i = 0; i < n->nstack; i++)
+            if (n->stack[i].state == u)
+                loop = i;
+        if (loop == RESULT_NO_LOOP) {   /* not a loop after all: no run */
+            free(run);
+            return;
+        }
+    } else if (dead) {
+        loop = len;
+    }
+    free(L->run);
+    L->run = run;
+    L->run_len = len;
+    L->loop_start = loop;
+    L->has_run = 1;
+}
+
 /* What a search makes of a state on first visit: 1 found (the search
  * succeeds), 0 go on into its successors, 2 a dead end (pop it). */
 typedef int (*first_visit)(local *L, lnode *n, uint32_t s, int dead);
@@ -286,6 +337,10 @@ static int search(local *L, lnode *n, uint32_t s0, first_visit first, uint8_t hi
             if (r < 0)
                 return -1;
             if (r == 1) {
+                /* E G, A F, A U end at a deadlock that repeats, or (A U) at
+                 * a state where φ fails */
+                keep_run(L, n, UINT32_MAX, 0,
+                         dead && (n->op == T_EG || n->op == T_AF || n->op == T_AU));
                 settle(n, 1, hit, miss);
                 return hit == V_TRUE;
             }
@@ -313,6 +368,8 @@ static int search(local *L, lnode *n, uint32_t s0, first_visit first, uint8_t hi
             return -1;
         uint8_t v = n->val[u];
         if (v == hit || (v == V_STACK && back_edge_found)) {
+            if (v == V_STACK)
+                keep_run(L, n, t, (uint32_t)u, 0);
             settle(n, 1, hit, miss);
             return hit == V_TRUE;
         }
@@ -492,6 +549,7 @@ static void local_free(local *L)
         free(n);
     }
     free(L->nodes);
+    free(L->run);
     free(L->refs);
     free(L->key);
     free(L->enabled);
@@ -500,8 +558,54 @@ static void local_free(local *L)
     store_free(L->st);
 }
 
+/* The node whose search is the evidence of f's value v at the initial
+ * marking (under negations, one temporal operator with a run for its
+ * value, over state formulas), with that operator's value; NULL if none. */
+static const lnode *evidence_node(const lnode *root, int v, int *nv)
+{
+    const lnode *n = root;
+    while (n && !n->is_state && n->op == T_NOT) {
+        n = n->l;
+        v = !v;
+    }
+    if (!n || n->is_state || !n->l || !n->l->is_state || (n->r && !n->r->is_state))
+        return NULL;
+    int exists = n->op == T_EF || n->op == T_EU || n->op == T_EG;
+    int all = n->op == T_AG || n->op == T_AF || n->op == T_AU;
+    if (!(exists ? v : all ? !v : 0))
+        return NULL;
+    *nv = v;
+    return n;
+}
+
+/* res gets L's run as the evidence of value v (node n's value nv). */
+static void give_run(local *L, const lnode *n, int v, int nv, result_t *res)
+{
+    run_segment seg = {0, nv, ""};
+    char *text = tree_to_string(n->t);
+    const char *shown = text ? text : "?";
+    size_t len = strlen(shown);
+    if (len < sizeof seg.formula) {
+        memcpy(seg.formula, shown, len + 1);
+    } else {
+        memcpy(seg.formula, shown, sizeof seg.formula - 4);
+        memcpy(seg.formula + sizeof seg.formula - 4, "...", 4);
+    }
+    free(text);
+    if (result_set_run(res, v ? RUN_WITNESS : RUN_COUNTEREXAMPLE, L->run, L->run_len,
+                       L->loop_start) < 0 ||
+        result_set_segments(res, &seg, 1) < 0) {
+        /* no memory: the answer stands alone */
+        free(res->run);
+        res->run = NULL;
+        res->run_len = 0;
+        res->role = RUN_NONE;
+        res->loop_start = RESULT_NO_LOOP;
+    }
+}
+
 int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
-                    ctl_local_stats *stats, char *why, size_t whylen)
+                    ctl_local_stats *stats, result_t *evidence, char *why, size_t whylen)
 {
     local L;
     memset(&L, 0, sizeof L);
@@ -532,9 +636,19 @@ int ctl_local_check(const cnet_t *cn, const tree_t *f, const check_options *opt,
     } else if (state_of(&L, cn->initial) < 0) {
         snprintf(why, whylen, "%s", L.gave_up);
     } else {
+        /* the operator is traced whichever value it turns out to have */
+        int nv;
+        if (evidence) {
+            L.traced = evidence_node(root, 1, &nv);
+            if (!L.traced)
+                L.traced = evidence_node(root, 0, &nv);
+        }
         v = eval(&L, root, 0);
         if (v < 0)
             snprintf(why, whylen, "%s", L.gave_up ? L.gave_up : "memory budget exhausted");
+        const lnode *shown = v >= 0 && evidence && L.has_run ? evidence_node(root, v, &nv) : NULL;
+        if (shown && shown == L.traced)
+            give_run(&L, shown, v, nv, evidence);
     }
     if (stats)
         *stats = (ctl_local_stats){L.nstates, L.reduced};

@@ -392,10 +392,12 @@ void ctl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         ctl_model_free(m);
     } else if (strstr(res->reason, "memory")) {
         /* the graph did not fit: the local check may still need only part
-         * of the state space (no run then), by the same deadline */
+         * of the state space (a run only for one operator over state
+         * formulas), by the same deadline */
         char why[128];
         ctl_local_stats stats = {0, 0};
-        int v = ctl_local_check(cn, formula, opt, &stats, why, sizeof why);
+        int v = ctl_local_check(cn, formula, opt, &stats, opt->want_run ? res : NULL, why,
+                                sizeof why);
         if (v >= 0) {
             res->answer = v ? ANSWER_YES : ANSWER_NO;
             res->reason[0] = '\0';

@@ -22,6 +22,7 @@
 #include "checkers/ltl/fairscc.h"
 #include "checkers/ltl/ltl.h"
 #include "checkers/ltl/ltl2ba.h"
+#include "checkers/ltl/ltlpor.h"
 #include "engine/progress.h"
 #include "engine/stateeval.h"
 #include "engine/store.h"
@@ -35,7 +36,6 @@
 #define DEAD_NUM UINT32_MAX
 #define VIA_NONE UINT32_MAX
 #define VIA_STUTTER (UINT32_MAX - 1)
-#define ONLY_NONE UINT32_MAX
 #define POR_SAMPLE 1000
 #define POR_MIN_SHARE 0.05
 #define CLOCK_EVERY 4096u
@@ -48,8 +48,10 @@ typedef struct frame {
     uint32_t via;       /* how this state was reached */
     int8_t cond;        /* the edge's condition holds: -1 not evaluated yet */
     int8_t dead;        /* the marking is a deadlock: -1 not known yet */
-    int8_t full;        /* every enabled transition is tried, not just `only` */
-    uint32_t only;      /* the one transition tried (partial-order reduction) */
+    int8_t full;        /* every transition is tried in turn, from the net */
+    int8_t reduced;     /* the list is a stubborn set's, not all enabled */
+    uint32_t nlist;     /* the transitions tried (full 0): */
+    uint32_t list_at;   /* P->list[list_at..list_at+nlist) */
 } frame;
 
 typedef struct root {
@@ -74,16 +76,30 @@ typedef struct product {
     int64_t *ddelta;
     uint32_t m_of;
     uint8_t **per_step;     /* per automaton state and edge: a condition names actions */
-    /* partial-order reduction: a frame whose marking has an invisible
-     * transition forming a stubborn set alone tries only that one, unless
-     * a successor is on the search stack (the cycle proviso) */
+    /* partial-order reduction, two kinds:
+     *  - up to stuttering (por NULL; LTL without X and actions, deadlocks
+     *    repeating): a frame whose marking has an invisible transition
+     *    forming a stubborn set alone tries only that one, unless a
+     *    successor is on the search stack (the cycle proviso);
+     *  - word-exact (por set: actions, X, or infinite runs only): the
+     *    enabled transitions of stubborn_exact's set for the automaton
+     *    state's view of the steps (ltlpor.h), no proviso.
+     * Each frame on the search stack lists the transitions it tries, all
+     * enabled ones or a reduced set, on one stack: list. */
     stubborn_t *sb;
+    ltl_por *por;
     uint8_t *visible;
     uint32_t *enabled;
+    uint32_t *list;
+    size_t nlist, clist;
+    /* finding the enabled transitions through the marked places' consumers
+     * (and those that need nothing): stamps against testing one twice */
+    uint32_t *tstamp, tepoch;
+    uint32_t *always, nalways;
     /* a reduction that rarely applies only costs: judged after
      * POR_SAMPLE tries, dropped below POR_MIN_SHARE (sound: a fully
      * expanded state keeps what a reduced one would) */
-    uint64_t por_tries, por_hits;
+    uint64_t por_tries, por_hits, por_enabled, por_fired;
     size_t bytes, budget;
     uint64_t max_states;    /* -m: 0 none */
     double deadline;
@@ -172,6 +188,91 @@ static void load(product *P, uint32_t id)
     P->m_of = id;
 }
 
+static int by_number(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The enabled transitions of P->m, in increasing order, into P->enabled:
+ * only those that need a marked place (or nothing) can be, and on a net
+ * of many transitions and few marked places that is far fewer tests than
+ * one per transition.  Returns their number. */
+static uint32_t list_enabled(product *P)
+{
+    const cnet_t *cn = P->cn;
+    uint64_t candidates = P->nalways;
+    for (uint32_t i = 0; i < P->nmarked; i++)
+        if (P->marked[i] < cn->nplaces)
+            candidates += cn->consumers_start[P->marked[i] + 1] -
+                          cn->consumers_start[P->marked[i]];
+    uint32_t n = 0;
+    if (candidates * 4 >= cn->ntransitions) {
+        for (uint32_t t = 0; t < cn->ntransitions; t++)
+            if (cn_enabled(cn, P->m, t))
+                P->enabled[n++] = t;
+        return n;
+    }
+    if (++P->tepoch == 0) {
+        memset(P->tstamp, 0, cn->ntransitions * sizeof *P->tstamp);
+        P->tepoch = 1;
+    }
+    for (uint32_t i = 0; i < P->nmarked; i++) {
+        uint32_t p = P->marked[i];
+        for (uint32_t k = p < cn->nplaces ? cn->consumers_start[p] : 0;
+             p < cn->nplaces && k < cn->consumers_start[p + 1]; k++) {
+            uint32_t t = cn->consumers[k];
+            if (P->tstamp[t] != P->tepoch) {
+                P->tstamp[t] = P->tepoch;
+                if (cn_enabled(cn, P->m, t))
+                    P->enabled[n++] = t;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < P->nalways; i++)
+        P->enabled[n++] = P->always[i];
+    qsort(P->enabled, n, sizeof *P->enabled, by_number);
+    return n;
+}
+
+/* The transitions f's marking (in P->m, enabled[0..nen)) tries: all of
+ * them, or with partial-order reduction the enabled ones of a stubborn
+ * set; onto P->list above the lists of the frames below it. */
+static int list_frame(product *P, frame *f, uint32_t nen)
+{
+    if (P->nlist + nen >= UINT32_MAX) {
+        P->gave_up = "memory budget exhausted";
+        return -1;
+    }
+    if (grow(P, &P->list, &P->clist, P->nlist + nen + 1, sizeof *P->list, 0) < 0)
+        return -1;
+    uint32_t *out = P->list + P->nlist, n = nen;
+    if (P->sb && nen > 1) {
+        if (P->por) {
+            uint32_t q = (uint32_t)P->m[P->np - 1];
+            n = stubborn_exact(P->sb, P->m, P->enabled, nen, ltl_por_view(P->por, q), out);
+        } else {
+            uint32_t t = stubborn_single(P->sb, P->m, P->enabled, nen, P->visible);
+            if (t != UINT32_MAX)
+                out[0] = t, n = 1;
+        }
+        P->por_tries++;
+        P->por_enabled += nen;
+        P->por_fired += n;
+        P->por_hits += n < nen;
+        if (P->por_tries == POR_SAMPLE &&
+            (double)P->por_hits < POR_MIN_SHARE * (double)P->por_tries)
+            P->sb = NULL;   /* freed at the end through por_sb */
+    }
+    if (n == nen)
+        memcpy(out, P->enabled, nen * sizeof *out);
+    f->reduced = n < nen;
+    f->list_at = (uint32_t)P->nlist;
+    f->nlist = n;
+    P->nlist += n;
+    return 0;
+}
+
 /* All conditions of e hold at P->m (and, per_step, for firing t there). */
 static int edge_holds(product *P, const tgba_edge *e, uint32_t t, int per_step)
 {
@@ -196,25 +297,17 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
     load(P, f->id);
     uint32_t q = (uint32_t)P->m[P->np - 1];
     const tgba_state *s = &P->a->states[q];
-    if (f->dead < 0 && !P->sb) {
+    if (f->dead < 0 && f->full) {   /* a frame outside the search */
         f->dead = 1;
         for (uint32_t t = 0; t < cn->ntransitions && f->dead; t++)
             f->dead = !cn_enabled(cn, P->m, t);
     } else if (f->dead < 0) {
-        uint32_t nen = 0;
-        for (uint32_t t = 0; t < cn->ntransitions; t++)
-            if (cn_enabled(cn, P->m, t))
-                P->enabled[nen++] = t;
+        uint32_t nen = list_enabled(P);
         f->dead = nen == 0;
-        if (nen > 1) {
-            f->only = stubborn_single(P->sb, P->m, P->enabled, nen, P->visible);
-            P->por_hits += f->only != ONLY_NONE;
-            if (++P->por_tries == POR_SAMPLE &&
-                (double)P->por_hits < POR_MIN_SHARE * (double)P->por_tries)
-                P->sb = NULL;   /* freed at the end through por_sb */
-        }
+        if (list_frame(P, f, nen) < 0)
+            return -1;
     }
-    int reduced = f->only != ONLY_NONE && !f->full;
+    int listed = !f->full;
     for (; f->edge < s->nedges; f->edge++, f->t = 0, f->cond = -1) {
         const tgba_edge *e = &s->edges[f->edge];
         /* A condition on the action taken is evaluated per step; one on
@@ -241,11 +334,11 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
             }
             *via = VIA_STUTTER;
         } else {
-            uint32_t t = f->t;
-            for (; t < cn->ntransitions; t++) {
-                if (reduced && t != f->only)
-                    continue;
-                if (!cn_enabled(cn, P->m, t))
+            /* f->t counts the list's members, or the transitions */
+            uint32_t k = f->t, end = listed ? f->nlist : cn->ntransitions, t = 0;
+            for (; k < end; k++) {
+                t = listed ? P->list[f->list_at + k] : k;
+                if (!listed && !cn_enabled(cn, P->m, t))
                     continue;
                 if (!per_step)
                     break;
@@ -255,9 +348,9 @@ static int next_succ(product *P, frame *f, uint32_t *to, uint64_t *acc, uint32_t
                 if (v)
                     break;
             }
-            if (t == cn->ntransitions)
+            if (k == end)
                 continue;
-            f->t = t + 1;
+            f->t = k + 1;
             for (uint32_t i = cn->eff_start[t]; i < cn->eff_start[t + 1]; i++) {
                 P->dplace[nd] = cn->eff_place[i];
                 P->ddelta[nd++] = cn->eff_delta[i];
@@ -318,7 +411,7 @@ static int64_t bfs(product *P, uint32_t low, uint32_t from, int64_t target, uint
     uint32_t hit_from = 0, hit_to = 0, hit_via = 0;
     while (head < tail && end < 0) {
         uint32_t s = queue[head++];
-        frame f = {s, 0, 0, 0, -1, -1, 1, ONLY_NONE};   /* every edge: any real one will do */
+        frame f = {s, 0, 0, 0, -1, -1, 1, 0, 0, 0};   /* every edge: any real one will do */
         uint32_t to, via;
         uint64_t acc;
         int r;
@@ -431,7 +524,7 @@ static int push(product *P, stacks *S, uint32_t *count, uint32_t id, uint64_t in
     P->num[id] = ++*count;
     S->roots[S->nroots++] = (root){*count, 0, in};
     S->live[S->nlive++] = id;
-    S->todo[S->ntodo++] = (frame){id, 0, 0, via, -1, -1, 0, ONLY_NONE};
+    S->todo[S->ntodo++] = (frame){id, 0, 0, via, -1, -1, 0, 0, 0, 0};
     return 0;
 }
 
@@ -498,7 +591,7 @@ static int fair_component(product *P, stacks *S, uint32_t low, int want_run, res
                 en[k / 64] |= (uint64_t)1 << (k % 64);
         }
         P->gstart[i] = (uint32_t)nedges;
-        frame f = {v, 0, 0, 0, -1, -1, 1, ONLY_NONE};
+        frame f = {v, 0, 0, 0, -1, -1, 1, 0, 0, 0};
         uint32_t to, via;
         uint64_t acc;
         int r;
@@ -571,9 +664,13 @@ static int search(product *P, int want_run, result_t *res)
         if (r < 0)
             goto out;
         if (r == 1) {
-            if (f->only != ONLY_NONE && !f->full && P->num[to] != 0 && P->num[to] != DEAD_NUM) {
+            if (f->reduced && !f->full && !P->por && P->num[to] != 0 &&
+                P->num[to] != DEAD_NUM) {
                 /* the cycle proviso: a reduced step back into the search
-                 * stack could postpone the other transitions forever */
+                 * stack could postpone the other transitions forever (a
+                 * word-exact set needs none: docs/por-actions.md); f's
+                 * list is the top one */
+                P->nlist = f->list_at;
                 f->full = 1;
                 f->edge = 0;
                 f->t = 0;
@@ -618,6 +715,8 @@ static int search(product *P, int want_run, result_t *res)
                    P->num[S.live[S.nlive - 1]] != DEAD_NUM)
                 P->num[S.live[--S.nlive]] = DEAD_NUM;
         }
+        if (!f->full)
+            P->nlist = f->list_at;
         S.ntodo--;
     }
     rc = 0;
@@ -699,17 +798,30 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         /* no transition under fairness: every run is fair */
         P.fair = P.nfair ? opt->fairness : FAIRNESS_NONE;
     }
-    if (opt->partial_order && mode == LTL_STUTTER && !P.fair) {
+    P.enabled = calloc(cn->ntransitions + 1, sizeof *P.enabled);
+    P.tstamp = calloc(cn->ntransitions + 1, sizeof *P.tstamp);
+    P.always = calloc(cn->ntransitions + 1, sizeof *P.always);
+    for (uint32_t t = 0; P.always && t < cn->ntransitions; t++)
+        if (cn->need_start[t] == cn->need_start[t + 1])
+            P.always[P.nalways++] = t;
+    if (opt->partial_order && !P.fair) {
+        /* up to stuttering where that applies, else word-exact */
         P.visible = calloc(cn->ntransitions + 1, 1);
-        P.enabled = calloc(cn->ntransitions + 1, sizeof *P.enabled);
-        if (P.visible && P.enabled && visible_transitions(cn, formula, P.visible) == 0)
+        if (P.visible && mode == LTL_STUTTER &&
+            visible_transitions(cn, formula, P.visible) == 0)
             P.sb = por_sb = stubborn_new(cn);
+        else if (P.visible && (P.por = ltl_por_new(cn, formula, a)) &&
+                 !(P.sb = por_sb = stubborn_new(cn))) {
+            ltl_por_free(P.por);
+            P.por = NULL;
+        }
     }
     if (P.gave_up)
         ;
     else if (tree_has_action(formula) && mark_per_step(&P) < 0)
         P.gave_up = "memory budget exhausted";
-    else if (!P.key || !P.m || !P.marked || !P.dplace || !P.ddelta)
+    else if (!P.key || !P.m || !P.marked || !P.dplace || !P.ddelta || !P.enabled ||
+             !P.tstamp || !P.always)
         P.gave_up = "memory budget exhausted";
     else
         r = search(&P, opt->want_run, res);
@@ -727,9 +839,21 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     free(P.per_step);
     if (P.por_hits)
         result_add_technique(res, "STUBBORN_SETS");   /* some markings were reduced */
+    if (por_sb)
+        snprintf(res->reduction, sizeof res->reduction,
+                 "%s; %llu of %llu markings with a choice reduced, firing %llu of %llu "
+                 "enabled transitions%s", !P.por ? "up to stuttering" :
+                 ltl_por_own_views(P.por) ? "per automaton state" : "word-exact",
+                 (unsigned long long)P.por_hits, (unsigned long long)P.por_tries,
+                 (unsigned long long)P.por_fired, (unsigned long long)P.por_enabled,
+                 P.sb ? "" : " (dropped: too few reduced)");
     stubborn_free(por_sb);
+    ltl_por_free(P.por);
     free(P.visible);
     free(P.enabled);
+    free(P.list);
+    free(P.tstamp);
+    free(P.always);
     free(P.fair_index);
     free(P.local);
     free(P.gstart);

@@ -304,8 +304,18 @@ static int add_decl(parser *p, const tok *name)
     for (size_t i = 0; d->name && i < g->ndecls; i++)
         hides |= !strcmp(g->decls[i].name, d->name);
     if (d->name && hides) {
+        /* a second hiding declaration on the same line would get the same
+         * NAME@LINE: the k-th one there is NAME@LINE.k, so runs and place
+         * names never show two variables as one */
+        unsigned same_line = 0;
+        for (size_t i = 0; i < g->ndecls; i++)
+            same_line += g->decls[i].line == d->line && !strcmp(g->decls[i].name, d->name) &&
+                         strchr(g->decls[i].display, '@') != NULL;
         char buf[64];
-        snprintf(buf, sizeof buf, "@%ld", name->line);
+        if (same_line)
+            snprintf(buf, sizeof buf, "@%ld.%u", name->line, same_line + 1);
+        else
+            snprintf(buf, sizeof buf, "@%ld", name->line);
         d->display = malloc(strlen(d->name) + strlen(buf) + 1);
         if (d->display)
             sprintf(d->display, "%s%s", d->name, buf);

@@ -43,6 +43,7 @@ unknown_cmd|3|unknown command \foo in net n
 stray_text|3|unexpected text 'place'
 after_end|4|text after \endnet
 over_capacity|2|place p starts with 3 tokens, above its \capacity{2}
+cap_clash|7|cannot add the capacity place s~cap: duplicate id
 dup_arc_id|5|arc identifier a is declared twice
 TABLE
 
@@ -60,7 +61,8 @@ sizes() {
     run info -v "$ex/$1.apnn"
     if grep -q "^places: $5$" "$tmp.out" && grep -q "^transitions: $6$" "$tmp.out" &&
        grep -q "^arcs: $7 " "$tmp.out" &&
-       grep -q ": $2 places, $3 transitions, $4 arcs in the file" "$tmp.err"; then
+       grep -q ": $2 places, $3 transitions, $4 arcs in the file; $(($5 - $2)) capacity $(
+           [ $(($5 - $2)) -eq 1 ] && echo place || echo places) added$" "$tmp.err"; then
         echo "ok - apnn $1: $2 places, $3 transitions, $4 arcs (net: $5, $6, $7)"
     else
         echo "not ok - apnn $1: sizes differ: $(grep -E '^(places|transitions|arcs)' "$tmp.out" |

@@ -119,6 +119,18 @@ if grep -q "3 for initial values" "$tmp.err" && grep -q "^place x@11=0 tokens 1$
 else
     echo "not ok - bpn2 features: places"
 fi
+# two hiding declarations of x on one line keep distinct names
+printf '%s\n' "begin var x : {0..1} init 0; begin var x : {0..1} init 1; <x' = 0> end ||" \
+    "begin var x : {0..1} init 0; begin var x : {0..1} init 1; <x' = 0> end || begin var x : {0..1} init 0; <x' = 1> end end end" >"$tmp.same.bpn2"
+run info -v "$tmp.same.bpn2"
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^place x' "$tmp.out")" -eq 10 ] &&
+   grep -q "^place x@1=1 tokens 1$" "$tmp.out" && grep -q "^place x@2=0 tokens 1$" "$tmp.out" &&
+   grep -q "^place x@2.2=1 tokens 1$" "$tmp.out" && grep -q "^place x@2.3=0 tokens 1$" "$tmp.out" &&
+   [ -z "$(grep '^place x' "$tmp.out" | cut -d' ' -f2 | sort | uniq -d)" ]; then
+    echo "ok - bpn2 declarations hiding x twice on one line: x@2, x@2.2, x@2.3"
+else
+    echo "not ok - bpn2 same-line declarations: $(grep '^place x' "$tmp.out" | tr '\n' ' ')"
+fi
 run check -k dl "$ex/features.bpn2"
 if [ "$rc" -eq 0 ] && grep -q "^step 1  init n = 0$" "$tmp.out" &&
    grep -q "^step 2  \[1\]  line 8  <h! = 'x + 1>  ||  \[2\]  line 12  <x' = h?>  x@11: 0 -> 2$" "$tmp.out" &&

@@ -91,7 +91,7 @@ fi
 # Errors: no output file is left behind, status 2, one line.
 "$MCK" convert "$TOP/examples/apnn/forks.apnn" -o "$tmp/f.txt" >/dev/null 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 2 ] && [ ! -e "$tmp/f.txt" ] && grep -q "cannot tell the format" "$tmp/err"; then
+if [ $rc -eq 2 ] && [ ! -e "$tmp/f.txt" ] && grep -qxF "mck convert: cannot tell the format of '$tmp/f.txt' from its suffix (.apnn, .pnml, .ll_net, .ll, .mci); use --to FORMAT" "$tmp/err"; then
     echo "ok - convert refuses an unknown suffix"
 else
     echo "not ok - convert unknown suffix: status $rc"

@@ -43,6 +43,22 @@ if [ "$rc" -eq 1 ] && [ "$(sed -n 2p "$tmp.out")" = "Counterexample:" ] &&
 else
     bad "dekker AG (want -> AF crit): NO, the path, then from where AF fails the lasso"
 fi
+# --json carries the same parts: where each starts, in steps, and what it shows
+"$MCK" check --json "$cfa/dekker.cfa" "$tmp.f" >"$tmp.json" 2>/dev/null
+steps_before=$(sed -n "4,${second}p" "$tmp.out" | grep -c '^proc[12]: ')
+if python3 - "$tmp.json" "$steps_before" <<'PY'
+import json, sys
+run = json.loads(open(sys.argv[1]).readline())["run"]
+seg = run["segments"]
+want = [(0, 'AG ("proc1.want" -> AF "proc1.crit")', False),
+        (int(sys.argv[2]), 'AF "proc1.crit"', False)]
+sys.exit(0 if [(s["start"], s["formula"], s["holds"]) for s in seg] == want else 1)
+PY
+then
+    ok "dekker --json: the run's segments start where the text's markers stand"
+else
+    bad "dekker --json: segments $(cat "$tmp.json")"
+fi
 # the path ends with process 1 wanting; from there on it never enters
 before=$(sed -n "$((second - 1))p" "$tmp.out")
 after=$(sed -n "$((second + 1)),${loopend}p" "$tmp.out")
@@ -112,3 +128,46 @@ cfa/dekker.cfa|!EF ("proc1.want" & EG !"proc1.crit")|1|Counterexample:|2
 cfa/dekker.cfa|!AG ("proc1.want" -> AF "proc1.crit")|0|Witness:|2
 cfa/peterson.cfa|AG ("proc1.wait" -> AF "cs1")|0|-|0
 TABLE
+
+# ---- no room for the graph: the local check answers, with its own runs ----
+kanban="${SHARED:-$TOP/../shared}/mcc/Kanban-PT-00010/model.pnml"
+if [ -f "$kanban" ]; then
+    printf '%s\n' 'ef: EF ("Pout3" >= 3 && "Pout2" >= 2);' 'eg: EG ("P3" >= 1);' \
+        'ag: AG ("Pout1" <= 8);' >"$tmp.k"
+    "$MCK" check -v --mem 8 --xml "$tmp.kx" "$kanban" "$tmp.k" >"$tmp.out" 2>"$tmp.err"
+    rc=$?
+    local_used=$(grep -c "budget: ctl.local.states" "$tmp.err")
+    n=0 replayed=0
+    for id in ef eg ag; do
+        python3 - "$tmp.kx" "$id" "$tmp.one.xml" <<'PY' || continue
+import copy, sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+for v in root.iter('verdict'):
+    if v.get('reference') == sys.argv[2]:
+        break
+else:
+    v = None
+if v is None or v.find('trace') is None:
+    sys.exit(1)
+one = ET.Element(root.tag, root.attrib)
+for c in root:
+    if c.tag != 'verdict':
+        one.append(copy.deepcopy(c))
+one.append(copy.deepcopy(v))
+ET.ElementTree(one).write(sys.argv[3])
+PY
+        n=$((n + 1))
+        "$MCK" simulate --run "$tmp.one.xml" "$kanban" >"$tmp.sim" 2>&1 &&
+            grep -q '^Replayed: ' "$tmp.sim" && replayed=$((replayed + 1))
+    done
+    loops=$(grep -c '^\*\*\* loop starts here \*\*\*$' "$tmp.out")
+    if [ "$rc" -eq 1 ] && [ "$local_used" -ge 1 ] && [ "$n" -eq 3 ] && [ "$replayed" -eq 3 ] &&
+       [ "$loops" -eq 1 ] && grep -q "^Property ag: Result: NO.$" "$tmp.out"; then
+        ok "Kanban-10 in 8 MiB: the local check's runs for EF, EG (a lasso) and AG replay"
+    else
+        bad "Kanban-10 in 8 MiB: status $rc, local $local_used, $replayed of $n traces replay, $loops loops"
+    fi
+else
+    echo "skip - ctl evidence: Kanban-PT-00010 not in the shared data"
+fi

@@ -169,9 +169,18 @@ static void differential(net_t *(*make_net)(void), int nets, int goals, int dept
     }
 }
 
+/* With random_ltl_rich set, random_ltl also makes X and action
+ * propositions (the word-exact reduction's formulas); ltl_infinite_runs
+ * makes ltl_differential count infinite runs only. */
+static int random_ltl_rich, ltl_infinite_runs;
+
 static tree_t *random_ltl(uint32_t P, uint32_t T, int depth)
 {
     if (depth == 0 || rnd(4) == 0) {
+        if (random_ltl_rich && rnd(3) == 0) {
+            uint32_t t[2] = {rnd(T), rnd(T)};
+            return tree_action(t, 1 + rnd(2));
+        }
         tree_t *a = random_atom(P, T);
         /* deadlock reads every transition: keep it rare so that most
          * formulas leave room for reduction */
@@ -182,7 +191,8 @@ static tree_t *random_ltl(uint32_t P, uint32_t T, int depth)
         }
         return a;
     }
-    switch (rnd(7)) {
+    switch (rnd(random_ltl_rich ? 8 : 7)) {
+    case 7: return tree_unary(T_X, random_ltl(P, T, depth - 1));
     case 0: return tree_unary(T_NOT, random_ltl(P, T, depth - 1));
     case 1: return tree_binary(T_AND, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
     case 2: return tree_binary(T_OR, random_ltl(P, T, depth - 1), random_ltl(P, T, depth - 1));
@@ -196,11 +206,27 @@ static tree_t *random_ltl(uint32_t P, uint32_t T, int depth)
 typedef struct positions {
     const net_t *net;
     nc_count **m;        /* the marking at each position of the lasso */
+    const result_t *res; /* its steps: position i fires run[i], if any */
 } positions;
 
 static int position_atom(void *ctx, size_t pos, const tree_t *f)
 {
     const positions *ps = ctx;
+    switch (f->op) {   /* a state formula over the step as well */
+    case T_ACTION:
+        if (pos >= ps->res->run_len)
+            return 0;   /* the dead marking repeating: no step */
+        for (uint32_t i = 0; i < f->n; i++)
+            if (f->items[i] == ps->res->run[pos])
+                return 1;
+        return 0;
+    case T_NOT: return !position_atom(ctx, pos, f->l);
+    case T_AND: return position_atom(ctx, pos, f->l) && position_atom(ctx, pos, f->r);
+    case T_OR: return position_atom(ctx, pos, f->l) || position_atom(ctx, pos, f->r);
+    case T_IMPLIES: return !position_atom(ctx, pos, f->l) || position_atom(ctx, pos, f->r);
+    case T_IFF: return !position_atom(ctx, pos, f->l) == !position_atom(ctx, pos, f->r);
+    default: break;
+    }
     at a = {ps->net, ps->m[pos]};
     tree_eval_ctx ec = {ps->m[pos], replay_enabled_cb, replay_dead_cb, &a};
     return tree_eval_state(f, &ec);
@@ -211,7 +237,7 @@ static int position_atom(void *ctx, size_t pos, const tree_t *f)
 static int lasso_violates(const net_t *net, const result_t *res, const tree_t *f)
 {
     size_t n = res->run_len + 1, P = net->nplaces + 1;
-    positions ps = {net, calloc(n, sizeof *ps.m)};
+    positions ps = {net, calloc(n, sizeof *ps.m), res};
     int ok = ps.m != NULL && res->role == RUN_COUNTEREXAMPLE && res->loop_start <= res->run_len;
     for (size_t i = 0; ok && i < n; i++) {
         ps.m[i] = calloc(P, sizeof **ps.m);
@@ -274,6 +300,7 @@ static void ltl_differential(net_t *(*make_net)(void), int nets, int per_net,
                 continue;
             }
             check_options opt = options();
+            opt.ltl_infinite_only = ltl_infinite_runs;
             result_t full, red;
             result_init(&full);
             result_init(&red);

@@ -476,7 +476,7 @@ static void expect(const net_t *net, tree_t *f, int want, int want_run, const ch
     int ok = res.answer == (want ? ANSWER_YES : ANSWER_NO);
     CHECK(ok, "%s: %s", what, want ? "holds" : "fails");
     char why[128];
-    CHECK(ctl_local_check(cn, f, &opt, NULL, why, sizeof why) == want, "%s: local check agrees",
+    CHECK(ctl_local_check(cn, f, &opt, NULL, NULL, why, sizeof why) == want, "%s: local check agrees",
           what);
     if (g && enumerate(g, net) == 0) {
         int has = res.role != RUN_NONE;
@@ -636,6 +636,7 @@ static void differential(const char *name, net_t *net, int count)
     }
     int agree = 0, local_agree = 0, por_agree = 0, reduced = 0, runs = 0, runs_ok = 0;
     int deep = 0;   /* runs of two parts or more */
+    int local_runs = 0, local_runs_ok = 0;
     for (int i = 0; i < count; i++) {
         tree_t *f = random_formula(net, 1 + (int)rnd(4));
         char want[MAXS];
@@ -648,12 +649,30 @@ static void differential(const char *name, net_t *net, int count)
         ctl_run(cn, f, &opt, &res);
         int got = res.answer == ANSWER_YES ? 1 : res.answer == ANSWER_NO ? 0 : -1;
         char why[128];
-        int local = ctl_local_check(cn, f, &opt, NULL, why, sizeof why);
+        int local = ctl_local_check(cn, f, &opt, NULL, NULL, why, sizeof why);
         /* the same with stubborn sets in the E F and A G searches */
         check_options por = opt;
         por.partial_order = 1;
         ctl_local_stats stats = {0, 0};
-        int local_por = ctl_local_check(cn, f, &por, &stats, why, sizeof why);
+        int local_por = ctl_local_check(cn, f, &por, &stats, NULL, why, sizeof why);
+        /* the local check's own runs (one operator over state formulas),
+         * with and without stubborn sets, show the value as the checker's do */
+        for (int reduce = 0; reduce < 2; reduce++) {
+            result_t lr;
+            result_init(&lr);
+            int lv = ctl_local_check(cn, f, reduce ? &por : &opt, NULL, &lr, why, sizeof why);
+            if (lr.role != RUN_NONE) {
+                local_runs++;
+                if (lv == want[0] && shows(g, f, lv, &lr))
+                    local_runs_ok++;
+                else {
+                    printf("# %s: local run of ", name);
+                    tree_print(stdout, f);
+                    printf(" does not show its value\n");
+                }
+            }
+            result_clear(&lr);
+        }
         agree += got == want[0];
         local_agree += local == want[0];
         por_agree += local_por == want[0];
@@ -686,6 +705,8 @@ static void differential(const char *name, net_t *net, int count)
           "reduced a search)", name, por_agree, count, reduced);
     CHECK(runs > 0 && runs_ok == runs, "%s: %d of %d runs replay and show their value, part "
           "by part (%d of them in two parts or more)", name, runs_ok, runs, deep);
+    CHECK(local_runs > 0 && local_runs_ok == local_runs, "%s: %d of the local check's %d runs "
+          "show their value", name, local_runs_ok, local_runs);
     /* an initial deadlock has nowhere to go after the first part */
     CHECK(deep > 0 || g->n == 1, "%s: nested formulas get runs of several parts", name);
     free(g);

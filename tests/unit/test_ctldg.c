@@ -184,7 +184,7 @@ static void random_differential(int nets, int per_net)
             check_options lopt = opt;
             budget_t brief = unit_budget(0.2, 0);   /* the local check knows no state limit */
             lopt.budget = &brief;
-            int local = ctl_local_check(cn, f, &lopt, NULL, why, sizeof why);
+            int local = ctl_local_check(cn, f, &lopt, NULL, NULL, why, sizeof why);
             if (want >= 0 && local >= 0) {
                 t.local_both++;
                 t.local_agree += local == want;
@@ -194,7 +194,7 @@ static void random_differential(int nets, int per_net)
             budget_t brief_por = unit_budget(0.2, 0);
             lopt.budget = &brief_por;
             ctl_local_stats stats = {0, 0};
-            int local_por = ctl_local_check(cn, f, &lopt, &stats, why, sizeof why);
+            int local_por = ctl_local_check(cn, f, &lopt, &stats, NULL, why, sizeof why);
             if (want >= 0 && local_por >= 0) {
                 t.por_both++;
                 t.por_agree += local_por == want;

@@ -31,6 +31,27 @@ static void test_random_ltl(void)
           t.cases, t.reduced);
 }
 
+/* The word-exact reduction (docs/por-actions.md): X and action
+ * propositions beside comparisons and fireable, with a repeating
+ * deadlock and on infinite runs only. */
+static void test_random_ltl_exact(void)
+{
+    random_ltl_rich = 1;
+    for (ltl_infinite_runs = 0; ltl_infinite_runs <= 1; ltl_infinite_runs++) {
+        ltl_tally t = {0};
+        ltl_differential(random_net, NETS, 2, stubborn_run, "stubborn", &t, NULL);
+        const char *mode = ltl_infinite_runs ? "infinite runs" : "deadlocks repeating";
+        CHECK(t.agree == t.cases, "ltl with X and actions, %s: stubborn agrees with explicit on "
+              "%u of %u random formulas (%u decided)", mode, t.agree, t.cases, t.decided);
+        CHECK(t.shown == t.decided, "ltl with X and actions, %s: %u of %u answers shown (every "
+              "counterexample a violating lasso of the net)", mode, t.shown, t.decided);
+        CHECK(t.decided > t.cases * 3 / 4 && t.reduced > 0,
+              "ltl with X and actions, %s: most decided (%u of %u), the reduction visits fewer "
+              "states in %u", mode, t.decided, t.cases, t.reduced);
+    }
+    random_ltl_rich = ltl_infinite_runs = 0;
+}
+
 static void test_random(void)
 {
     tally dl = {0}, reach = {0};
@@ -173,6 +194,51 @@ static void test_ltl_gain(void)
     nc_free_net(net);
 }
 
+/* Action propositions on the first ring's transitions 0 (place 0 to 1)
+ * and 1 (place 1 to 2), with infinite runs only.  G (0 -> X 1) fails
+ * because a line may step between.  (!1 W 0) holds, and while the
+ * property waits for the 0, a 0 decides it and a 1 is impossible without
+ * one: the lines' and the other ring's steps need only one order. */
+static void test_ltl_exact_gain(void)
+{
+    const int n = 5, k = 3;
+    net_t *net = rings_and_lines(n, k);
+    const cnet_t *cn = nc_compile(net);
+    check_options opt = options();
+    opt.max_states = 0;
+    opt.ltl_infinite_only = 1;
+    uint32_t t0 = 0, t1 = 1;
+    tree_t *at_once = tree_unary(T_G, tree_binary(T_IMPLIES, tree_action(&t0, 1),
+                                                  tree_unary(T_X, tree_action(&t1, 1))));
+    tree_t *first = tree_binary(T_OR, tree_unary(T_G, tree_unary(T_NOT, tree_action(&t1, 1))),
+                                tree_binary(T_U, tree_unary(T_NOT, tree_action(&t1, 1)),
+                                            tree_action(&t0, 1)));
+    result_t full, red;
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, at_once, KIND_LTL, &opt, &full);
+    stubborn_run(cn, at_once, KIND_LTL, &opt, &red);
+    CHECK(full.answer == ANSWER_NO && red.answer == ANSWER_NO && lasso_violates(net, &red, at_once),
+          "ltl beside %d lines: G (ring step 0 -> X ring step 1) fails with and without "
+          "reduction (a line may step between), and the reduced counterexample is a violating "
+          "lasso", n);
+    result_clear(&full);
+    result_clear(&red);
+    result_init(&full);
+    result_init(&red);
+    explicit_run(cn, first, KIND_LTL, &opt, &full);
+    stubborn_run(cn, first, KIND_LTL, &opt, &red);
+    CHECK(full.answer == ANSWER_YES && red.answer == ANSWER_YES && full.states >= 3072 &&
+          red.states * 10 < full.states,
+          "ltl: (!ring step 1 W ring step 0) holds; product states %llu reduced, %llu full",
+          (unsigned long long)red.states, (unsigned long long)full.states);
+    result_clear(&full);
+    result_clear(&red);
+    tree_free(first);
+    tree_free(at_once);
+    nc_free_net(net);
+}
+
 static void test_accepts(void)
 {
     char why[200];
@@ -192,8 +258,10 @@ int main(void)
 {
     test_random();
     test_random_ltl();
+    test_random_ltl_exact();
     test_gain();
     test_ltl_gain();
+    test_ltl_exact_gain();
     test_accepts();
     UNIT_DONE();
 }

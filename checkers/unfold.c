@@ -1,0 +1,117 @@
+/* The unfold checker row (unfold.h). */
+#include "checkers/unfold.h"
+#include "base/clock.h"
+#include "checkers/explicit.h"
+#include "engine/unfold/configsat.h"
+#include "engine/unfold/prefix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* -v: the configuration as a partial order, each event with its causes
+ * (the events that made its preset), in the order of the run. */
+static void print_configuration(const unf_prefix *u, const uint32_t *events, size_t n)
+{
+    const net_t *net = u->cn->net;
+    fprintf(stderr, "unfold: configuration of %zu events (event: transition < causes)\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const unf_event *ev = &u->ev[events[i]];
+        const nc_transition *tr = &net->transitions[ev->trans];
+        const char *label = tr->name ? tr->name : tr->id;
+        if (label)
+            fprintf(stderr, "unfold:   e%u: %s <", events[i] + 1, label);
+        else
+            fprintf(stderr, "unfold:   e%u: t%u <", events[i] + 1, ev->trans + 1);
+        int none = 1;
+        for (uint32_t k = 0; k < ev->npre; k++) {
+            uint32_t f = u->co[u->pre[ev->pre_start + k]].pre;
+            int seen = 0;
+            for (uint32_t j = 0; j < k; j++)
+                seen |= u->co[u->pre[ev->pre_start + j]].pre == f;
+            if (f != UNF_NONE && !seen) {
+                fprintf(stderr, " e%u", f + 1);
+                none = 0;
+            }
+        }
+        fprintf(stderr, "%s\n", none ? " (initial marking)" : "");
+    }
+}
+
+void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                const check_options *opt, result_t *res)
+{
+    double start = mono_now();
+    char why[160] = "";
+    result_add_technique(res, "NET_UNFOLDING");
+    result_add_technique(res, "SAT_SMT");
+    if (kind != KIND_DL && (kind != KIND_REACH || !formula)) {
+        result_unknown(res, "kind not supported by the unfold checker");
+        return;
+    }
+    if (!unf_proven_safe(cn, opt->budget, why, sizeof why)) {
+        result_unknown(res, why);
+        res->seconds = mono_now() - start;
+        return;
+    }
+    if (opt->verbose)
+        fprintf(stderr, "unfold: every place proven safe in %.3f s\n", mono_now() - start);
+    check_options popt = *opt;
+    budget_t prefix_budget = budget_carve(opt->budget, CARVE_UNFOLD_PREFIX);
+    popt.budget = &prefix_budget;
+    unf_prefix *u = unf_build(cn, &popt, why, sizeof why);
+    if (!u) {
+        result_unknown(res, why);
+        res->seconds = mono_now() - start;
+        return;
+    }
+    /* the statistics' states are the prefix's events */
+    res->states = u->nev;
+    res->peak_bytes = u->bytes;
+    snprintf(res->net_note, sizeof res->net_note,
+             "the complete prefix: %zu events (%zu cut-offs), %zu conditions", u->nev,
+             u->ncutoffs, u->nco);
+    if (opt->verbose)
+        fprintf(stderr, "unfold: prefix of %zu events (%zu cut-offs), %zu conditions in %.3f s\n",
+                u->nev, u->ncutoffs, u->nco, u->seconds);
+    uint32_t *events;
+    size_t n;
+    double solving = mono_now();
+    int found = unf_sat_find(u, kind == KIND_DL ? NULL : formula, opt->budget, &events, &n, why,
+                             sizeof why);
+    if (opt->verbose)
+        fprintf(stderr, "unfold: encoded and solved in %.3f s\n", mono_now() - solving);
+    if (found < 0) {
+        result_unknown(res, why);
+    } else if (!found) {
+        res->answer = ANSWER_NO;
+    } else {
+        res->answer = ANSWER_YES;
+        if (opt->verbose)
+            print_configuration(u, events, n);
+        if (opt->want_run) {
+            uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+            if (!run) {
+                result_unknown(res, "memory budget exhausted");
+            } else {
+                unf_linearise(u, events, n, run);
+                if (result_set_run(res, RUN_WITNESS, run, n, RESULT_NO_LOOP) < 0)
+                    result_unknown(res, "memory budget exhausted");
+                free(run);
+            }
+        }
+        free(events);
+    }
+    unf_free(u);
+    res->seconds = mono_now() - start;
+}
+
+int unfold_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen)
+{
+    if (kind == KIND_DL)
+        return 1;
+    if (kind == KIND_REACH && t && state_ops_only(t))
+        return 1;
+    snprintf(why, whylen, kind == KIND_REACH ? "unfold checker: reach needs a state formula"
+                                             : "unfold checker: dl and reach only");
+    return 0;
+}

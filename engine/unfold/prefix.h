@@ -1,0 +1,76 @@
+/* The complete finite prefix of the unfolding of a safe net (Esparza,
+ * Römer, Vogler 2002): events and conditions in arrays that grow (no
+ * allocation per event), built in the ERV total adequate order, with
+ * cut-off events that end their branch.  docs/unfolding.md says how the
+ * possible extensions are found (the concurrency relation as a bit matrix
+ * over the conditions that can still be extended) and how the order is
+ * compared.
+ *
+ * Only for safe nets: the caller proves every place 1-bounded first
+ * (unf_proven_safe).  Read arcs count as a consumption and a production
+ * of the same place, which keeps the reachable markings and runs. */
+#ifndef MCK_UNFOLD_PREFIX_H
+#define MCK_UNFOLD_PREFIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/netconv.h"
+#include "base/result.h"
+
+#define UNF_NONE UINT32_MAX
+
+typedef struct unf_event {
+    uint32_t trans;
+    uint32_t pre_start, npre;     /* its preset: unf_prefix.pre[pre_start ..] */
+    uint32_t post_start, npost;   /* its postset: conditions post_start .. + npost */
+    uint32_t depth;               /* its level in the Foata normal form of [e] */
+    uint32_t size;                /* |[e]| */
+    /* a cut-off's companion: the event with the same marking whose local
+     * configuration comes first, UNF_NONE for the empty configuration;
+     * meaningless when cutoff is 0 */
+    uint32_t companion;
+    uint8_t cutoff;
+} unf_event;
+
+typedef struct unf_cond {
+    uint32_t place;
+    uint32_t pre;                 /* the event that made it, UNF_NONE when initial */
+} unf_cond;
+
+typedef struct unf_prefix {
+    const cnet_t *cn;
+    unf_event *ev;
+    size_t nev, cap_ev;
+    unf_cond *co;
+    size_t nco, cap_co;
+    uint32_t *pre;                /* the events' presets, one after another */
+    size_t npre, cap_pre;
+    size_t ncutoffs;
+    /* the events that consume each condition (built at the end): those of
+     * condition c are cons[cons_start[c] .. cons_start[c + 1]) */
+    uint32_t *cons_start, *cons;
+    size_t bytes;                 /* what the prefix and its construction hold */
+    double seconds;
+} unf_prefix;
+
+/* Whether every place of cn is proven 1-bounded (engine/placebits.h)
+ * within budget; 0 with the reason in why. */
+int unf_proven_safe(const cnet_t *cn, const budget_t *budget, char *why, size_t whylen);
+
+/* Builds the prefix of cn, a net proven safe, within opt's budget and at
+ * most opt->max_states events (0: no limit), printing progress when opt
+ * asks.  NULL with the reason in why (a limit, or no memory). */
+unf_prefix *unf_build(const cnet_t *cn, const check_options *opt, char *why, size_t whylen);
+void unf_free(unf_prefix *u);
+
+/* The events of a configuration (sorted by index, which is a linearisation:
+ * an event's causes come before it) as a run of transitions in run[] (n
+ * entries). */
+void unf_linearise(const unf_prefix *u, const uint32_t *events, size_t n, uint32_t *run);
+
+/* The prefix in the .mci format of PEP and Mole (docs/unfolding.md); 0 or
+ * -1 on a write error. */
+int unf_write_mci(FILE *out, const unf_prefix *u);
+
+#endif
