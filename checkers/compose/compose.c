@@ -439,8 +439,15 @@ static void check_system(composer *K, co_mem *chk, const co_system *sys, const u
         if (opt->verbose && lifted == 0)
             fprintf(stderr, "compose: the lasso of %zu steps lifted to %zu steps of the net "
                     "(%.2f s)\n", n, res->run_len, mono_now() - t1);
-        if (lifted < 0)   /* the answer stands; only its evidence is missing */
+        if (lifted < 0 && co_lift_contradicts(cm->gave_up)) {
+            /* the reduced system has a run the net has not: its NO rests
+             * on nothing */
+            char why[sizeof res->reason];
+            snprintf(why, sizeof why, "compose: %.*s", (int)(sizeof why - 10), cm->gave_up);
+            result_unknown(res, why);
+        } else if (lifted < 0) {   /* a limit: the answer stands, only its evidence is missing */
             fprintf(stderr, "mck: compose: no counterexample: %s\n", cm->gave_up);
+        }
     } else {
         fprintf(stderr, "mck: compose: no memory for the counterexample\n");
     }
@@ -552,6 +559,15 @@ static int snowball(composer *K, const tree_t *formula, result_t *res)
         res->peak_bytes = chk.peak;
     co_snowball_free(&S);
     const char *why = chk.gave_up ? chk.gave_up : K->cm.gave_up;
+    if (S.unlifted) {
+        /* its NO does not lift to the net: the argument of the gap flag
+         * failed here, so the composition without hiding (strong
+         * bisimulation only) decides instead */
+        fprintf(stderr, "mck: compose: the snowball's counterexample does not lift (%s): "
+                "composing without hiding\n", S.unlifted);
+        why = NULL;
+        r = 0;
+    }
     if (r == 0 || (why && !strcmp(why, "time limit reached") && !budget_expired(opt->budget))) {
         /* past its limit or its share of the time: compose without hiding */
         if (why && opt->verbose)

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/netconv.h"
 #include "base/result.h"
@@ -154,7 +155,7 @@ void co_pairs_free(co_mem *cm, co_pairs *p);
  * is the quotient state of s.  O(m log n). */
 int co_minimise(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *block);
 
-/* ---- divergence-sensitive branching bisimulation (divbranch.c) ----
+/* ---- branching bisimulation with explicit divergence (divbranch.c) ----
  * The coarsest one of l, label tau the silent step, by signature
  * refinement, and its quotient: block[s] is the quotient state of s; a
  * divergent block gets a tau-loop. */
@@ -280,7 +281,20 @@ typedef struct co_snow {
     uint32_t nword, *keep;          /* its states: their number after pruning */
     uint32_t largest, word_states;
     uint64_t raw_states, raw_edges;
+    /* set when its counterexample did not lift for a reason that is no
+     * limit (co_lift_contradicts): its NO is not to be trusted */
+    const char *unlifted;
 } co_snow;
+
+/* Lifting failed because no step of the net fits the abstract step or a
+ * lifted state left its block ("(a bug)" in why), not because of a limit:
+ * then the reduced system has a run the net has not, the argument that
+ * the reduction keeps the answer failed on this input, and its NO must
+ * not be printed. */
+static inline int co_lift_contradicts(const char *why)
+{
+    return why && strstr(why, "(a bug)") != NULL;
+}
 
 /* 1: answered (res), 0: the snowball would pass S->limit (compose
  * without hiding instead), -1: a limit (cm->gave_up).  Only for formulas

@@ -3,7 +3,7 @@
  *
  * A state of the net is here a marking with the gap flag.  The relation
  * "(m, g) lies in snowball state B" (co_state_of, with the observer's
- * leaf at g) is a divergence-sensitive branching bisimulation, hidden
+ * leaf at g) is a branching bisimulation with explicit divergence, hidden
  * steps being the net's steps of letter 0 (which set the flag).  So an
  * abstract step B -x-> B' lifts to hidden steps that stay in B, then one
  * step of x into B': a breadth-first search over the markings of B from
@@ -388,9 +388,13 @@ int co_snowball_check(co_snow *S, const co_lts *word, const tree_t *formula, res
         memset(&P, 0, sizeof P);
         uint32_t root = S->root;
         if (word_path(S, unkeep, &lasso, unkeep[word->init], &P) < 0 ||
-            co_lift_branching(S, &root, 1, &P, res) < 0)
-            fprintf(stderr, "mck: compose: no counterexample: %s\n",
-                    S->cm->gave_up ? S->cm->gave_up : "memory budget exhausted");
+            co_lift_branching(S, &root, 1, &P, res) < 0) {
+            if (co_lift_contradicts(S->cm->gave_up))
+                S->unlifted = S->cm->gave_up;
+            else
+                fprintf(stderr, "mck: compose: no counterexample: %s\n",
+                        S->cm->gave_up ? S->cm->gave_up : "memory budget exhausted");
+        }
         S->cm->gave_up = NULL;
         co_bpath_free(S->cm, &P, 1);
     }

@@ -8,8 +8,8 @@
  * with them forever.  A global observer, the gap flag, keeps exactly that:
  * it takes part in every step, is set by a 0-step and reset by a named
  * step v, which it reports as (v, flag).  With the observer the 0-steps
- * can be hidden (tau) and the parts minimised modulo divergence-sensitive
- * branching bisimulation, a congruence for this composition (tau never
+ * can be hidden (tau) and the parts minimised modulo branching
+ * bisimulation with explicit divergence, a congruence for this composition (tau never
  * synchronises) that keeps the words of (v, flag) reports and whether a run
  * ends in an endless hidden tail.
  *
@@ -413,7 +413,9 @@ static int explore_rest(co_snow *S, uint32_t F, const uint8_t *joined, const tre
             if (co_lift_branching(S, part, nparts, &P, res) < 0)
                 ok = 0;
         }
-        if (!ok)
+        if (!ok && co_lift_contradicts(cm->gave_up))
+            S->unlifted = cm->gave_up;
+        else if (!ok)
             fprintf(stderr, "mck: compose: no counterexample: %s\n",
                     cm->gave_up ? cm->gave_up : "memory budget exhausted");
         cm->gave_up = NULL;
