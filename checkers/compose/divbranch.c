@@ -1,4 +1,4 @@
-/* Divergence-sensitive branching bisimulation (composeint.h), by
+/* Branching bisimulation with explicit divergence (composeint.h), by
  * signature refinement (Blom and Orzan, "Distributed branching
  * bisimulation reduction of state spaces", PDMC 2003; "inductive
  * signatures", Blom and van de Pol 2009).
@@ -15,9 +15,11 @@
  * computed successors first (Tarjan numbers components so).  Components
  * with the same old block and the same signature form the new block;
  * this is repeated until the number of blocks stays.  The result is the
- * coarsest divergence-sensitive branching bisimulation (van Glabbeek and
- * Weijland 1996; with explicit divergence, van Glabbeek, Luttik and
- * Trcka 2009).  Each round costs O(m log m) and the signatures' sizes;
+ * coarsest branching bisimulation with explicit divergence (van Glabbeek
+ * and Weijland 1996; van Glabbeek, Luttik and Trcka 2009): a block with
+ * no edges is not divergent, so a deadlock never joins an endless
+ * tau-loop (De Nicola and Vaandrager's divergence-sensitive variant would
+ * join them, which is no congruence, docs/compose.md).  Each round costs O(m log m) and the signatures' sizes;
  * the number of rounds is at most the number of blocks.
  *
  * The quotient has an edge B -a-> B' for every edge of a state of B into
