@@ -9,7 +9,7 @@
  *    part against a deadlock of that part, unnamed steps of two
  *    components outside the snowball merged into one label, a named step
  *    shared with a component outside;
- *  - random parallel systems of 2 to 6 LTSs (RERS .dot files made here,
+ *  - random parallel systems of 1 to 6 LTSs (RERS .dot files made here,
  *    labels shared by several LTSs, nondeterministic, unnamed loops) and
  *    random formulas without X over one to three of their labels, many of
  *    them about gaps (a position where no named label happens), against
@@ -303,8 +303,8 @@ static void check_hand_made(void)
 
 /* ---- random systems and formulas ---- */
 
-/* 2 to 6 LTSs of 1 to 4 states, each with a few of the labels (so a label
- * is shared by several, or by one), some unnamed loops. */
+/* 1 to 6 LTSs of 1 to 4 states, each with a few of the labels (so a label
+ * is shared by several, or by one), some loops. */
 static void random_system(char *path, size_t n, int serial)
 {
     snprintf(path, n, "%s/snow%d.dot", tmpdir, serial);
@@ -312,7 +312,7 @@ static void random_system(char *path, size_t n, int serial)
     if (!f)
         return;
     fprintf(f, "digraph G {\n");
-    uint32_t nlts = 2 + rnd(5), node = 0;
+    uint32_t nlts = 1 + rnd(6), node = 0;
     for (uint32_t k = 0; k < nlts; k++) {
         uint32_t states = 1 + rnd(4), first = node + 1;
         fprintf(f, "  subgraph c%u {\n    %u -> %u [label=\"\"];\n", k, node, first);
