@@ -303,18 +303,18 @@ static void check_hand_made(void)
 
 /* ---- random systems and formulas ---- */
 
-/* 1 to 6 LTSs of 1 to 4 states, each with a few of the labels (so a label
- * is shared by several, or by one), some loops. */
-static void random_system(char *path, size_t n, int serial)
+/* 1 to max_lts LTSs of 1 to max_states states, each with a few of the
+ * labels (so a label is shared by several, or by one), some loops. */
+static void random_system(char *path, size_t n, int serial, uint32_t max_lts, uint32_t max_states)
 {
     snprintf(path, n, "%s/snow%d.dot", tmpdir, serial);
     FILE *f = fopen(path, "w");
     if (!f)
         return;
     fprintf(f, "digraph G {\n");
-    uint32_t nlts = 1 + rnd(6), node = 0;
+    uint32_t nlts = 1 + rnd(max_lts), node = 0;
     for (uint32_t k = 0; k < nlts; k++) {
-        uint32_t states = 1 + rnd(4), first = node + 1;
+        uint32_t states = 1 + rnd(max_states), first = node + 1;
         fprintf(f, "  subgraph c%u {\n    %u -> %u [label=\"\"];\n", k, node, first);
         node = first + states;
         int has[NLABELS] = {0};
@@ -417,15 +417,12 @@ static tree_t *gap_pattern(const net_t *net, const int *named, int nn)
 #ifndef SNOWBALL_SYSTEMS
 #define SNOWBALL_SYSTEMS 300
 #endif
-static void check_random(void)
+static void check_random(int systems, uint32_t max_lts, uint32_t max_states)
 {
     tally rers = {0}, per_transition = {0}, repeat = {0};
-#ifdef SNOWBALL_SEED
-    rnd_state = SNOWBALL_SEED;
-#endif
-    for (int sys = 0; sys < SNOWBALL_SYSTEMS; sys++) {
+    for (int sys = 0; sys < systems; sys++) {
         char path[512];
-        random_system(path, sizeof path, sys);
+        random_system(path, sizeof path, sys, max_lts, max_states);
         net_t *net = rers_read(path);
         unlink(path);
         if (!net) {
@@ -452,9 +449,9 @@ static void check_random(void)
         }
         nc_free_net(net);
     }
-    char what[100];
-    snprintf(what, sizeof what, "%d random parallel systems, formulas without X, deadlocks ignored "
-             "(RERS)", SNOWBALL_SYSTEMS);
+    char what[160];
+    snprintf(what, sizeof what, "%d random parallel systems of 1 to %u LTSs of 1 to %u states, "
+             "formulas without X, deadlocks ignored (RERS)", systems, max_lts, max_states);
     report(&rers, what);
     report(&per_transition, "the same with one action a transition (several actions a letter)");
     report(&repeat, "the same with deadlocks repeating (no snowball there)");
@@ -469,7 +466,13 @@ int main(void)
         UNIT_DONE();
     }
     check_hand_made();
-    check_random();
+#ifdef SNOWBALL_SEED
+    rnd_state = SNOWBALL_SEED;
+#endif
+    check_random(SNOWBALL_SYSTEMS, 6, 4);
+    /* fewer, larger components: more for the minimisation to merge, longer
+     * joins */
+    check_random(SNOWBALL_SYSTEMS / 3, 4, 9);
     rmdir(tmpdir);
     UNIT_DONE();
 }
