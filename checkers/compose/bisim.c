@@ -194,8 +194,10 @@ static int dense_labels(refiner *r, const co_lts *l)
     uint32_t *sorted;
     if (!ALLOC(r, sorted, r->m))
         return -1;
-    memcpy(sorted, l->lab, r->m * sizeof *sorted);
-    qsort(sorted, r->m, sizeof *sorted, cmp_u32);
+    if (r->m) {   /* an LTS without edges may have no label array */
+        memcpy(sorted, l->lab, r->m * sizeof *sorted);
+        qsort(sorted, r->m, sizeof *sorted, cmp_u32);
+    }
     uint32_t k = 0;
     for (size_t i = 0; i < r->m; i++)
         if (!k || sorted[i] != sorted[k - 1])

@@ -236,7 +236,8 @@ static uint32_t round_once(brancher *B)
         if (co_grow(cm, &B->sig, &B->cap_sig, B->nsig + k, sizeof *B->sig) < 0)
             return CO_NONE;
         B->sig_start[c] = B->nsig;
-        memcpy(B->sig + B->nsig, B->scratch, k * sizeof *B->sig);
+        if (k)   /* with no signature yet, sig and scratch may be NULL */
+            memcpy(B->sig + B->nsig, B->scratch, k * sizeof *B->sig);
         B->nsig += k;
         B->sig_start[c + 1] = B->nsig;
     }
@@ -257,7 +258,7 @@ static uint32_t round_once(brancher *B)
             uint32_t r = x - 1;
             size_t rl = B->sig_start[r + 1] - B->sig_start[r];
             if (B->pi[r] == B->pi[c] && rl == len &&
-                !memcmp(B->sig + B->sig_start[r], v, len * sizeof *v)) {
+                (!len || !memcmp(B->sig + B->sig_start[r], v, len * sizeof *v))) {
                 B->next_pi[c] = B->next_pi[r];
                 break;
             }
