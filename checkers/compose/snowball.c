@@ -487,8 +487,11 @@ int co_snowball(co_snow *S, const tree_t *formula, result_t *res)
         N->left = (int32_t)F;
         N->right = (int32_t)(1 + k);
         co_lts raw;
-        if (join(S, &P->l, &Q->l, has, closes, &raw, &N->pairs) < 0)
+        if (join(S, &P->l, &Q->l, has, closes, &raw, &N->pairs) < 0) {
+            /* N is not counted yet: co_snowball_free would miss its pairs */
+            co_pairs_free(cm, &N->pairs);
             goto fail;
+        }
         S->nnodes++;
         N->nraw = raw.nstates;
         N->raw_edges = raw.nedges;
