@@ -42,6 +42,11 @@ typedef struct checker_type {
                 const check_options *opt, result_t *res);
     const char *description;
     const char *nets;       /* the nets it accepts: "any P/T net", "1-safe nets" */
+    /* 1: single operations of it can run long past a deadline (BuDDy
+     * reads the clock only at its garbage collections), so the commands
+     * run it in a child process they kill at the deadline
+     * (engine/fence.h, cmd/checkerrun.h) */
+    int fenced;
 } checker_type;
 
 #endif

@@ -45,7 +45,7 @@ typedef struct result {
     size_t peak_bytes;
     char techniques[128];      /* space-separated MCC technique names */
     char net_note[96];         /* what the search ran on, when not the net given */
-    char reduction[160];       /* what a partial-order reduction did, when one ran */
+    char reduction[256];       /* what a partial-order reduction did, when one ran */
 } result_t;
 
 typedef enum { FAIRNESS_NONE, FAIRNESS_WEAK, FAIRNESS_STRONG } check_fairness;

@@ -1,7 +1,7 @@
 /* stubborn: the explicit searches, firing in each marking only a stubborn
  * set (engine/stubbornset.h) that preserves deadlocks (dl), reaching the
- * formula (reach), or the runs up to stuttering (ltl without X, with the
- * cycle proviso). */
+ * formula (reach), or the runs up to stuttering (ltl without X; the cycle
+ * condition by engine/cyclefree.h). */
 #include "checkers/stubborn.h"
 #include "checkers/explicit.h"
 #include "checkers/ltl/ltl.h"

@@ -16,15 +16,7 @@ sym_t *symbolic_open(const cnet_t *cn, const budget_t *budget, char *why, size_t
     uint32_t unbounded;
     uint8_t *bits = placebits_at(cn, &bounds, &unbounded);
     if (!bits) {
-        if (unbounded == UINT32_MAX) {
-            snprintf(why, whylen, "memory budget exhausted");
-        } else {
-            const char *id = cn->net->places[unbounded].id;
-            if (id)
-                snprintf(why, whylen, "symbolic: place %s has no proven bound", id);
-            else
-                snprintf(why, whylen, "symbolic: place #%u has no proven bound", unbounded);
-        }
+        placebits_why(cn, budget, unbounded, "symbolic", why, whylen);
         return NULL;
     }
     /* groups save variables, but a net without them is encoded all the same.

@@ -2,6 +2,7 @@
  * a property and a checker give YES, NO or UNKNOWN with a run of the
  * model as evidence. */
 #include "cmd/commands.h"
+#include "cmd/checkerrun.h"
 #include "checkers/checkers.h"
 #include "cmd/fairness.h"
 #include "cmd/jsonout.h"
@@ -264,7 +265,7 @@ static int run_check(check_args *a, const checker_type *chk, prop_kind kind)
     /* one question: its clock is the run's, which started with mck, so
      * that reading and searching together end within --timeout */
     a->opt.budget = a->budget;
-    chk->run(cn, f, kind, &a->opt, &res);
+    checker_run(chk, cn, f, kind, &a->opt, &res);
     if (res.role != RUN_NONE && !replay_ok(cn, &res, f, kind)) {
         fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");
         result_clear(&res);

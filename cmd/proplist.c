@@ -4,6 +4,7 @@
  * the run ends with a summary line.  The point of the expected answers is
  * to be told loudly when mck disagrees with a published solution. */
 #include "cmd/proplist.h"
+#include "cmd/checkerrun.h"
 #include "cmd/report.h"
 #include "base/clock.h"
 #include "input/namedprops.h"
@@ -175,7 +176,7 @@ static int check_one(const list_run *lr, net_t *net, const cnet_t *cn, check_ite
     const budget_t *run = opt->budget;
     budget_t question = budget_restart(run);
     opt->budget = &question;
-    lr->chk->run(cn, p->formula, p->kind, opt, &res);
+    checker_run(lr->chk, cn, p->formula, p->kind, opt, &res);
     opt->budget = run;
     if (res.role != RUN_NONE && !replay_ok(cn, &res, p->formula, p->kind)) {
         fprintf(stderr, "mck: internal error: the checker's run does not replay on the net\n");

@@ -1,9 +1,11 @@
 /* Place widths from proven bounds (placebits.h). */
 #include "engine/placebits.h"
+#include "base/clock.h"
 #include "engine/onehot.h"
 #include "lp/stateeq.h"
 #include "engine/store.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static unsigned bits_for(uint64_t bound)
@@ -19,7 +21,7 @@ uint8_t *placebits(const cnet_t *cn, const budget_t *budget)
 
 uint8_t *placebits_at(const cnet_t *cn, const budget_t *budget, uint32_t *unbounded)
 {
-    *unbounded = UINT32_MAX;
+    *unbounded = PLACEBITS_NO_MEMORY;
     uint32_t P = cn->nplaces;
     uint8_t *bits = calloc(P ? P : 1, 1);
     uint8_t *gainable = calloc(P ? P : 1, 1);
@@ -38,9 +40,13 @@ uint8_t *placebits_at(const cnet_t *cn, const budget_t *budget, uint32_t *unboun
         if (gainable[p] && held && held[p] != ONEHOT_NO_BOUND) {
             bound = held[p];
         } else if (gainable[p]) {
-            double left = budget_left(budget);
+            double left = budget_left(budget), at = mono_now();
             if (left <= 0 || stateeq_upper_bound(cn, &p, 1, left, &bound) < 0) {
-                *unbounded = p;
+                /* the linear program stops at its own time limit, which
+                 * can come a moment before the budget says expired */
+                int out_of_time = left <= 0 || budget_expired(budget) ||
+                                  mono_now() - at >= 0.9 * left;
+                *unbounded = out_of_time ? PLACEBITS_NO_TIME : p;
                 goto fail;
             }
         }
@@ -61,4 +67,20 @@ fail:
     free(gainable);
     free(held);
     return NULL;
+}
+
+void placebits_why(const cnet_t *cn, const budget_t *budget, uint32_t unbounded,
+                   const char *checker, char *why, size_t whylen)
+{
+    if (unbounded == PLACEBITS_NO_MEMORY) {
+        snprintf(why, whylen, "memory budget exhausted");
+    } else if (unbounded == PLACEBITS_NO_TIME || *budget->interrupted) {
+        snprintf(why, whylen, *budget->interrupted ? "interrupted"
+                              : "time limit reached while proving every place bounded");
+    } else if (cn->net->places[unbounded].id) {
+        snprintf(why, whylen, "%s: place %s has no proven bound", checker,
+                 cn->net->places[unbounded].id);
+    } else {
+        snprintf(why, whylen, "%s: place #%u has no proven bound", checker, unbounded);
+    }
 }

@@ -20,9 +20,18 @@
  * carve with one: explore.placebits), or NULL (no bound for some place in
  * that time, or no memory). */
 uint8_t *placebits(const cnet_t *cn, const budget_t *budget);
-/* The same, saying in *unbounded which place got no bound (in the time,
- * or in STORE_PACKED_BITS_MAX bits) when it returns NULL; UINT32_MAX
- * when it ran out of memory instead. */
+/* The same, saying in *unbounded which place got no bound (none found,
+ * or none in STORE_PACKED_BITS_MAX bits) when it returns NULL;
+ * PLACEBITS_NO_TIME when the time ran out first (a place unproven, not
+ * unbounded), PLACEBITS_NO_MEMORY when the memory did. */
+#define PLACEBITS_NO_MEMORY UINT32_MAX
+#define PLACEBITS_NO_TIME (UINT32_MAX - 1)
 uint8_t *placebits_at(const cnet_t *cn, const budget_t *budget, uint32_t *unbounded);
+
+/* Why placebits_at gave NULL, for a UNKNOWN: "CHECKER: place p has no
+ * proven bound", "time limit reached while proving every place bounded",
+ * ... */
+void placebits_why(const cnet_t *cn, const budget_t *budget, uint32_t unbounded,
+                   const char *checker, char *why, size_t whylen);
 
 #endif

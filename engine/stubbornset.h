@@ -42,7 +42,8 @@ uint32_t stubborn_deadlock(stubborn_t *sb, const nc_count *m, const uint32_t *en
 /* An enabled transition t with visible[t] clear whose stubborn set holds
  * no other enabled transition, or UINT32_MAX when the few tried have
  * none.  Firing t alone in m is then an ample set for LTL without X (with
- * the cycle proviso left to the caller's search). */
+ * no cycle of such steps when the caller only offers transitions of
+ * cyclefree.h's set: docs/por-actions.md). */
 uint32_t stubborn_single(stubborn_t *sb, const nc_count *m, const uint32_t *enabled,
                          uint32_t nen, const uint8_t *visible);
 

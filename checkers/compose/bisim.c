@@ -194,7 +194,7 @@ static int dense_labels(refiner *r, const co_lts *l)
     uint32_t *sorted;
     if (!ALLOC(r, sorted, r->m))
         return -1;
-    if (r->m) {   /* an LTS without edges may have no label array */
+    if (r->m) {   /* a component without moves has no label array */
         memcpy(sorted, l->lab, r->m * sizeof *sorted);
         qsort(sorted, r->m, sizeof *sorted, cmp_u32);
     }

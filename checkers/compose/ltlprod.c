@@ -81,7 +81,7 @@ static int load_steps(prod *P, frame *f)
         return -1;
     if (co_grow(P->cm, &P->steps, &P->cap_steps, P->nsteps + n, sizeof *P->steps) < 0)
         return -1;
-    if (n)   /* a state without steps: buf and steps may be NULL */
+    if (n)   /* a state without steps: nothing to copy, maybe nowhere yet */
         memcpy(P->steps + P->nsteps, buf, n * sizeof *buf);
     P->nsteps += n;
     f->n = n;

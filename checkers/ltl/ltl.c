@@ -15,14 +15,15 @@
  * root is popped), by fairscc.h on a copy of the component as a graph,
  * and the lasso runs through the fair part that judgement finds.  The
  * partial-order reduction is off then: it may postpone exactly the
- * transitions fairness speaks of, and its cycle proviso does not restore
- * their enabledness along the loop. */
+ * transitions fairness speaks of, and nothing restores their enabledness
+ * along the loop. */
 #include "base/clock.h"
 #include "base/grow.h"
 #include "checkers/ltl/fairscc.h"
 #include "checkers/ltl/ltl.h"
 #include "checkers/ltl/ltl2ba.h"
 #include "checkers/ltl/ltlpor.h"
+#include "engine/cyclefree.h"
 #include "engine/progress.h"
 #include "engine/stateeval.h"
 #include "engine/store.h"
@@ -78,9 +79,16 @@ typedef struct product {
     uint8_t **per_step;     /* per automaton state and edge: a condition names actions */
     /* partial-order reduction, two kinds:
      *  - up to stuttering (por NULL; LTL without X and actions, deadlocks
-     *    repeating): a frame whose marking has an invisible transition
-     *    forming a stubborn set alone tries only that one, unless a
-     *    successor is on the search stack (the cycle proviso);
+     *    repeating): a frame whose marking has a transition with visible
+     *    clear forming a stubborn set by itself tries only that one.
+     *    visible holds, besides the visible transitions, invisible ones
+     *    given up so that no T-invariant lies among the rest
+     *    (cyclefree.h): no cycle of markings is made of reduced steps
+     *    only, so the cycle condition holds of the reduced graph of
+     *    markings itself.  A proviso on the product's search stack would
+     *    not do: a marking reduced under one automaton state and expanded
+     *    under another leaves the graph of markings without that
+     *    condition (Siegel, CAV 2019; docs/por-actions.md);
      *  - word-exact (por set: actions, X, or infinite runs only): the
      *    enabled transitions of stubborn_exact's set for the automaton
      *    state's view of the steps (ltlpor.h), no proviso.
@@ -88,7 +96,7 @@ typedef struct product {
      * enabled ones or a reduced set, on one stack: list. */
     stubborn_t *sb;
     ltl_por *por;
-    uint8_t *visible;
+    uint8_t *visible;       /* never fired alone (up to stuttering) */
     uint32_t *enabled;
     uint32_t *list;
     size_t nlist, clist;
@@ -100,6 +108,7 @@ typedef struct product {
      * POR_SAMPLE tries, dropped below POR_MIN_SHARE (sound: a fully
      * expanded state keeps what a reduced one would) */
     uint64_t por_tries, por_hits, por_enabled, por_fired;
+    uint32_t por_cut;       /* invisible transitions never fired alone */
     size_t bytes, budget;
     uint64_t max_states;    /* -m: 0 none */
     double deadline;
@@ -664,18 +673,6 @@ static int search(product *P, int want_run, result_t *res)
         if (r < 0)
             goto out;
         if (r == 1) {
-            if (f->reduced && !f->full && !P->por && P->num[to] != 0 &&
-                P->num[to] != DEAD_NUM) {
-                /* the cycle proviso: a reduced step back into the search
-                 * stack could postpone the other transitions forever (a
-                 * word-exact set needs none: docs/por-actions.md); f's
-                 * list is the top one */
-                P->nlist = f->list_at;
-                f->full = 1;
-                f->edge = 0;
-                f->t = 0;
-                f->cond = -1;
-            }
             P->edges++;
             if (P->num[to] == 0) {
                 if (push(P, &S, &count, to, acc, via) < 0)
@@ -808,8 +805,20 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
         /* up to stuttering where that applies, else word-exact */
         P.visible = calloc(cn->ntransitions + 1, 1);
         if (P.visible && mode == LTL_STUTTER &&
-            visible_transitions(cn, formula, P.visible) == 0)
-            P.sb = por_sb = stubborn_new(cn);
+            visible_transitions(cn, formula, P.visible) == 0) {
+            uint8_t *alone = malloc(cn->ntransitions + 1);
+            if (alone) {
+                for (uint32_t t = 0; t < cn->ntransitions; t++)
+                    alone[t] = !P.visible[t];
+                if (cyclefree_subset(cn, alone, &P.por_cut) == 0)
+                    for (uint32_t t = 0; t < cn->ntransitions; t++)
+                        P.visible[t] = !alone[t];
+                else
+                    memset(P.visible, 1, cn->ntransitions);
+                free(alone);
+                P.sb = por_sb = stubborn_new(cn);
+            }
+        }
         else if (P.visible && (P.por = ltl_por_new(cn, formula, a)) &&
                  !(P.sb = por_sb = stubborn_new(cn))) {
             ltl_por_free(P.por);
@@ -839,11 +848,15 @@ void ltl_run(const cnet_t *cn, const tree_t *formula, const check_options *opt, 
     free(P.per_step);
     if (P.por_hits)
         result_add_technique(res, "STUBBORN_SETS");   /* some markings were reduced */
+    char cut[48] = "";
+    if (por_sb && !P.por)
+        snprintf(cut, sizeof cut, " (%u kept from cycles)",
+                 P.por_cut);
     if (por_sb)
         snprintf(res->reduction, sizeof res->reduction,
-                 "%s; %llu of %llu markings with a choice reduced, firing %llu of %llu "
+                 "%s%s; %llu of %llu markings with a choice reduced, firing %llu of %llu "
                  "enabled transitions%s", !P.por ? "up to stuttering" :
-                 ltl_por_own_views(P.por) ? "per automaton state" : "word-exact",
+                 ltl_por_own_views(P.por) ? "per automaton state" : "word-exact", cut,
                  (unsigned long long)P.por_hits, (unsigned long long)P.por_tries,
                  (unsigned long long)P.por_fired, (unsigned long long)P.por_enabled,
                  P.sb ? "" : " (dropped: too few reduced)");

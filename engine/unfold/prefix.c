@@ -338,7 +338,8 @@ static int pe_make(builder *b, uint32_t t, const uint32_t *pre, uint32_t n)
     if (grow(b, &b->pe_pre, &b->cap_pe_pre, b->npe_pre + n, sizeof *b->pe_pre) < 0)
         return -1;
     x.pre_off = b->npe_pre;
-    memcpy(b->pe_pre + b->npe_pre, pre, n * sizeof *pre);
+    if (n)   /* a transition with an empty preset: nothing to copy, maybe nowhere yet */
+        memcpy(b->pe_pre + b->npe_pre, pre, n * sizeof *pre);
     b->npe_pre += n;
     config_of(b, pre, n);
     x.size = (uint32_t)b->ncfg + 1;
@@ -464,7 +465,8 @@ static int add_event(builder *b, const pe_t *x)
     unf_event *ev = &u->ev[e];
     *ev = (unf_event){x->trans, (uint32_t)u->npre, x->npre, 0, 0, x->depth, x->size,
                       UNF_NONE, 0};
-    memcpy(u->pre + u->npre, b->pe_pre + x->pre_off, x->npre * sizeof *u->pre);
+    if (x->npre)   /* an event of a transition with an empty preset */
+        memcpy(u->pre + u->npre, b->pe_pre + x->pre_off, x->npre * sizeof *u->pre);
     u->npre += x->npre;
 
     config_of(b, b->pe_pre + x->pre_off, x->npre);

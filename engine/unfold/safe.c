@@ -14,19 +14,9 @@ int unf_proven_safe(const cnet_t *cn, const budget_t *budget, char *why, size_t 
     uint32_t unbounded;
     uint8_t *bits = placebits_at(cn, &bounds, &unbounded);
     if (!bits) {
-        if (unbounded == UINT32_MAX) {
-            snprintf(why, whylen, "memory budget exhausted");
-        } else if (*budget->interrupted || budget_expired(&bounds)) {
-            /* the proof was cut short: the place is unproven, not unbounded */
-            snprintf(why, whylen, *budget->interrupted ? "interrupted"
-                                  : "time limit reached while proving every place safe");
-        } else {
-            const char *id = cn->net->places[unbounded].id;
-            if (id)
-                snprintf(why, whylen, "unfold: place %s has no proven bound", id);
-            else
-                snprintf(why, whylen, "unfold: place #%u has no proven bound", unbounded);
-        }
+        if (unbounded != PLACEBITS_NO_MEMORY && budget_expired(&bounds))
+            unbounded = PLACEBITS_NO_TIME;   /* cut short: unproven, not unbounded */
+        placebits_why(cn, budget, unbounded, "unfold", why, whylen);
         return 0;
     }
     for (uint32_t p = 0; p < cn->nplaces; p++) {

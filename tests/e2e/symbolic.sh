@@ -94,6 +94,34 @@ if [ -d "$SHARED/mcc" ]; then
             echo "not ok - mcc StateSpace fence on $inst: child '${kid}', ${took} s, $(tr '\n' ' ' <"$tmp.fo")"
         fi
     fi
+    # mck check runs the symbolic checker behind the same kind of fence:
+    # a stopped child is killed at --timeout and the answer is UNKNOWN
+    if [ -f "$SHARED/mcc/$inst/model.pnml" ]; then
+        start=$(date +%s)
+        "$MCK" check --timeout 4 symbolic-dl "$SHARED/mcc/$inst/model.pnml" >"$tmp.co" 2>&1 &
+        parent=$!
+        kid=
+        for _ in $(seq 1 100); do
+            for st in /proc/[0-9]*/status; do
+                if grep -q "^PPid:[[:space:]]*$parent\$" "$st" 2>/dev/null; then
+                    kid=${st#/proc/}
+                    kid=${kid%/status}
+                fi
+            done
+            [ -n "$kid" ] && break
+            sleep 0.1
+        done
+        [ -n "$kid" ] && kill -STOP "$kid" 2>/dev/null
+        wait "$parent"
+        rc=$?
+        took=$(($(date +%s) - start))
+        if [ -n "$kid" ] && [ "$rc" = 3 ] && [ "$took" -le 10 ] &&
+           grep -qx 'Result: UNKNOWN (time limit reached).' "$tmp.co" && ! kill -0 "$kid" 2>/dev/null; then
+            echo "ok - check symbolic-dl on $inst: the stopped checker process is killed at the 4 s limit (${took} s)"
+        else
+            echo "not ok - check symbolic-dl fence on $inst: child '${kid}', exit $rc, ${took} s, $(tr '\n' ' ' <"$tmp.co")"
+        fi
+    fi
 else
     echo "skip - MCC instances: $SHARED/mcc not found"
 fi

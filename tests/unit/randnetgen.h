@@ -11,7 +11,7 @@
 
 /* Mostly token-preserving transitions (no more output arcs than input
  * arcs), so that most searches end; one in eight is free and may pump. */
-static net_t *random_net(void)
+static inline net_t *random_net(void)
 {
     net_t *n = nc_create_net("random", NULL);
     uint32_t P = 2 + rnd(6), T = 1 + rnd(7);
@@ -48,7 +48,7 @@ static net_t *random_net(void)
     return n;
 }
 
-static tree_t *random_atom(uint32_t P, uint32_t T)
+static inline tree_t *random_atom(uint32_t P, uint32_t T)
 {
     switch (rnd(6)) {
     case 0: {

@@ -26,7 +26,10 @@ static void test_random_ltl(void)
           "(%u decided)", t.agree, t.cases, t.decided);
     CHECK(t.shown == t.decided, "ltl: %u of %u answers shown (every counterexample a violating "
           "lasso of the net)", t.shown, t.decided);
-    CHECK(t.decided > t.cases * 3 / 4 && t.reduced > 0,
+    /* no gain is asserted here: the tiny random nets are mostly cycles,
+     * whose transitions cyclefree.h keeps from being fired alone; the
+     * gain is test_ltl_gain's */
+    CHECK(t.decided > t.cases * 3 / 4,
           "ltl: most decided (%u of %u), the reduction visits fewer states in %u", t.decided,
           t.cases, t.reduced);
 }
