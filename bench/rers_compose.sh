@@ -3,7 +3,8 @@
 # RERS 2017 parallel problems: per problem the LTSs, the properties
 # answered when each gets PER seconds (20 x 3 s = 60 s a problem), YES and
 # NO, the time the 20 took, and the largest product composed (the -v line
-# "net: ..." of each property).  Each answer goes to ANSWERS (problem,
+# "net: ..." of each property: largest composite, or the snowball's largest
+# product).  Each answer goes to ANSWERS (problem,
 # property, answer) for bench/rers_agree.sh.
 # Usage: bench/rers_compose.sh [NNN...]   (default: 101 ... 115)
 #   MCK=path/to/mck (default ./mck), RERS=dir (default
@@ -36,7 +37,8 @@ for p in $PROBLEMS; do
         "$tmp.out" >>"$ANSWERS"
     yes=$(grep -c '^Property #[0-9]*: Result: YES' "$tmp.out")
     no=$(grep -c '^Property #[0-9]*: Result: NO' "$tmp.out")
-    largest=$(sed -n 's/.*largest composite \([0-9]*\) states.*/\1/p' "$tmp.err" | sort -n | tail -n 1)
+    largest=$(sed -n 's/.*largest \(composite\|product\) \([0-9]*\) states.*/\2/p' "$tmp.err" |
+              sort -n | tail -n 1)
     printf '%-8s %5d %6d/20 %4d %4d %7.1fs %18s\n' "$p" "$lts" $((yes + no)) "$yes" "$no" \
         "$(echo "$end - $start" | bc)" "${largest:--}"
 done

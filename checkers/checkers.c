@@ -53,9 +53,10 @@ static const checker_type checkers[] = {
      "bits; else UNKNOWN)", 0},
     {"compose", KINDS_BIT(KIND_LTL), compose_accepts, compose_run,
      "LTL over actions by compositional minimisation: each sequential component's LTS, then "
-     "products two at a time, minimised modulo strong bisimulation once the actions the "
-     "formula does not name and whose owners are all inside are one letter; the formula is "
-     "checked on the final LTS and its counterexample lifted to a lasso of the model",
+     "products two at a time, minimised modulo strong bisimulation once the actions whose "
+     "owners are all inside are the formula's letters (without X: steps no proposition names "
+     "hidden behind a gap flag, modulo branching bisimulation with explicit divergence); the "
+     "formula is checked on what is left and its counterexample lifted to a lasso of the model",
      "synchronised products of sequential components (RERS parallel systems; nets whose "
      "units or one-hot groups each hold one token that every transition moves within)", 0},
 };

@@ -24,6 +24,10 @@ void compose_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
 typedef struct compose_tuning {
     uint64_t probe_states;
     uint64_t pair_limit;
+    /* for formulas without X when only infinite runs count: the snowball
+     * (docs/compose.md, the gap flag) while its products of sizes stay at
+     * most this; 0: never */
+    uint64_t snowball_limit;
 } compose_tuning;
 extern const compose_tuning compose_default_tuning;
 void compose_run_tuned(const cnet_t *cn, const tree_t *formula, prop_kind kind,

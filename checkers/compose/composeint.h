@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/netconv.h"
 #include "base/result.h"
@@ -154,6 +155,13 @@ void co_pairs_free(co_mem *cm, co_pairs *p);
  * is the quotient state of s.  O(m log n). */
 int co_minimise(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *block);
 
+/* ---- branching bisimulation with explicit divergence (divbranch.c) ----
+ * The coarsest one of l, label tau the silent step, by signature
+ * refinement, and its quotient: block[s] is the quotient state of s; a
+ * divergent block gets a tau-loop. */
+int co_minimise_branching(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out,
+                          uint32_t *block);
+
 /* ---- infinite runs (prune.c) ----
  * The states of l from which an infinite run starts, as l restricted to
  * them: keep[s] is the new number of s, or CO_NONE.  out->nstates is 0
@@ -178,6 +186,17 @@ typedef struct co_lasso {
     uint64_t *step;
     size_t len, cap, loop_start;
 } co_lasso;
+
+/* An LTS whose labels are A + letter as a system (ctx: co_lts_system). */
+typedef struct co_lts_system {
+    co_mem *cm;
+    const co_lts *l;
+    uint32_t A;
+    uint64_t *buf;
+    size_t cap;
+    uint32_t one;       /* room for a state as a tuple of one */
+} co_lts_system;
+int co_lts_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
 
 struct progress;
 /* Whether every run of sys satisfies formula: 0 yes, 1 no (with the
@@ -207,6 +226,7 @@ typedef struct co_node {
     size_t raw_edges;
     co_pairs pairs;                 /* inner nodes: raw state of each pair */
     int alive;                      /* not yet composed into another */
+    int flag;                       /* the leaf of the gap flag (snowball.c) */
 } co_node;
 
 /* ---- the parts left, explored on the fly (network.c) ----
@@ -238,11 +258,104 @@ int co_network_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
 const uint32_t *co_network_tuple(const co_network *W, uint32_t s);
 void co_network_free(co_network *W);
 
+/* ---- LTL without X, unnamed steps hidden (snowball.c, liftbranch.c) ----
+ * The gap flag and the snowball of docs/compose.md. */
+typedef struct co_snow {
+    co_mem *cm;                     /* the parts' account */
+    co_mem *chk;                    /* the check's */
+    const cnet_t *cn;
+    const co_comps *C;
+    const co_letters *L;
+    uint32_t A;
+    const uint32_t *action_letter;
+    const check_options *opt;
+    struct progress *prog;
+    uint64_t limit;                 /* the largest product of sizes joined */
+    co_node *nodes;                 /* the observer, the leaves, the snowballs */
+    size_t cap_nodes;
+    uint32_t nnodes, root;
+    uint32_t *in;                   /* per action: its components in the snowball */
+    uint32_t *pending;              /* per letter: its actions no one in the snowball has */
+    /* the last snowball as letters: the states that stand for (v, 1) */
+    uint32_t ninter, *inter_from, *inter_to, *inter_lab;
+    uint32_t nword, *keep;          /* its states: their number after pruning */
+    uint32_t largest, word_states;
+    uint64_t raw_states, raw_edges;
+    /* set when its counterexample did not lift for a reason that is no
+     * limit (co_lift_contradicts): its NO is not to be trusted */
+    const char *unlifted;
+} co_snow;
+
+/* Lifting failed because no step of the net fits the abstract step or a
+ * lifted state left its block ("(a bug)" in why), not because of a limit:
+ * then the reduced system has a run the net has not, the argument that
+ * the reduction keeps the answer failed on this input, and its NO must
+ * not be printed. */
+static inline int co_lift_contradicts(const char *why)
+{
+    return why && strstr(why, "(a bug)") != NULL;
+}
+
+/* 1: answered (res), 0: the snowball would pass S->limit (compose
+ * without hiding instead), -1: a limit (cm->gave_up).  Only for formulas
+ * without X and when only infinite runs count. */
+int co_snowball(co_snow *S, const tree_t *formula, result_t *res);
+void co_snowball_free(co_snow *S);
+/* The formula on the last snowball as letters (pruned), its
+ * counterexample lifted to the net; 0 or -1 on a limit. */
+int co_snowball_check(co_snow *S, const co_lts *word, const tree_t *formula, result_t *res);
+
+/* The snowball (part[0]) and the leaves not in it (part[1 ..]) explored
+ * together as a co_system: ctx a co_snownet, steps co_snownet_steps.  A
+ * state is a tuple of the parts' states and a last slot: 0, or v + 1 for
+ * the state between the 0 and the v of a step (v, 1). */
+typedef struct co_snownet {
+    co_snow *S;
+    co_mem *cm;
+    const uint32_t *part;
+    uint32_t nparts, width;
+    uint32_t *owner_first, *owner;  /* per action: the leaves (1 ..) that have it */
+    uint32_t *alone_first, *alone;  /* per letter: actions no component in the snowball has */
+    uint32_t *tuple;
+    size_t cap_tuple;
+    uint32_t n, init;
+    uint32_t *slot;
+    size_t nslots;
+    uint64_t *buf;
+    size_t nbuf, cap_buf;
+    uint32_t *cur, *next;
+    size_t *lo, *hi, *pick;
+} co_snownet;
+int co_snownet_init(co_snownet *W, co_snow *S, co_mem *cm, const uint32_t *part, uint32_t nparts);
+int co_snownet_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n);
+const uint32_t *co_snownet_tuple(const co_snownet *W, uint32_t s);
+void co_snownet_free(co_snownet *W);
+
+/* A lasso over blocks, each a tuple of states of the parts part[]: each
+ * step hidden steps within its from-block, then one of its kind: hidden
+ * into its to-block, hidden within (a divergence), or of letter `letter`
+ * with the flag at g into its to-block; none: no step of its own. */
+typedef enum { CO_STEP_NONE, CO_STEP_HIDDEN, CO_STEP_INERT, CO_STEP_SEEN } co_step_kind;
+typedef struct co_bstep {
+    co_step_kind kind;
+    uint32_t letter, g;
+    uint32_t from, to;              /* tuples: P->tuple + from * nparts */
+} co_bstep;
+typedef struct co_bpath {
+    co_bstep *step;
+    size_t len, loop_start;
+    uint32_t *tuple;
+    uint32_t ntuples;
+} co_bpath;
+int co_lift_branching(co_snow *S, const uint32_t *part, uint32_t nparts, const co_bpath *P,
+                      result_t *res);
+void co_bpath_free(co_mem *cm, co_bpath *P, uint32_t nparts);
+
 /* Each node's minimised state of marking m into val[0..nnodes): each
- * component's place, then each node bottom up; CO_NONE where m is not
- * reachable in it. */
+ * component's place (the flag leaf's: flag), then each node bottom up;
+ * CO_NONE where m is not reachable in it. */
 void co_state_of(const co_comps *c, const co_node *nodes, uint32_t nnodes, const nc_count *m,
-                 uint32_t *val);
+                 uint32_t flag, uint32_t *val);
 
 /* ---- lifting (lift.c) ----
  * A lasso of what the formula was checked on, the product of the parts

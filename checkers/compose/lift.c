@@ -20,11 +20,13 @@
 #include <string.h>
 
 void co_state_of(const co_comps *c, const co_node *nodes, uint32_t nnodes, const nc_count *m,
-                 uint32_t *val)
+                 uint32_t flag, uint32_t *val)
 {
     for (uint32_t i = 0; i < nnodes; i++) {
         const co_node *N = &nodes[i];
-        if (N->left < 0) {
+        if (N->flag) {
+            val[i] = N->state_block[flag];
+        } else if (N->left < 0) {
             uint32_t k = N->comp, local = CO_NONE;
             for (uint32_t j = c->comp_first[k]; j < c->comp_first[k + 1]; j++)
                 if (m[c->comp_place[j]]) {
@@ -72,7 +74,7 @@ static int lift_step(lifter *f, const co_abstract_run *ar, size_t step)
         memcpy(f->next, f->m, cn->nplaces * sizeof *f->next);
         if (cn_fire(cn, f->next, t) < 0)
             continue;
-        co_state_of(f->c, f->nodes, f->nnodes, f->next, f->val);
+        co_state_of(f->c, f->nodes, f->nnodes, f->next, 0, f->val);
         uint32_t i = 0;
         while (i < ar->nparts && f->val[ar->part[i]] == target[i])
             i++;

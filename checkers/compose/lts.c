@@ -62,3 +62,19 @@ int co_lts_normalise(co_mem *cm, co_lts *l, uint64_t **scratch, size_t *cap)
     l->nedges = out;
     return 0;
 }
+
+int co_lts_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n)
+{
+    co_lts_system *S = ctx;
+    const co_lts *l = S->l;
+    size_t deg = l->first[s + 1] - l->first[s];
+    if (co_grow(S->cm, &S->buf, &S->cap, deg, sizeof *S->buf) < 0)
+        return -1;
+    for (size_t i = 0; i < deg; i++) {
+        uint32_t e = l->first[s] + (uint32_t)i;
+        S->buf[i] = (uint64_t)(l->lab[e] - S->A) << 32 | l->dst[e];
+    }
+    *steps = S->buf;
+    *n = deg;
+    return 0;
+}
