@@ -75,8 +75,8 @@ typedef struct net {
     size_t nunits, cap_units;
     int units_claim_safe;   /* the source asserts the net is 1-safe */
     /* The language's LTL properties are about infinite runs only: a run
-     * that ends in a deadlock is no counterexample (RERS, rers-format.md
-     * §4.3).  Otherwise the dead marking repeats forever. */
+     * that ends in a deadlock is no counterexample (RERS, docs/languages/rers.md,
+     * Property files).  Otherwise the dead marking repeats forever. */
     int ltl_infinite_only;
 
     /* Set by a reader that unfolded a colored net: the groups of unfolded
