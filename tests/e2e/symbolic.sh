@@ -31,6 +31,25 @@ else
     echo "not ok - mck list shows the symbolic row"
 fi
 
+# Waits (up to 10 s) for the child process of $1 and stops it with
+# SIGSTOP, so that only its parent's kill can end it; prints its pid.
+# /proc, not procps: a bare Debian has no pgrep.
+stop_child_of() {
+    kid=
+    for _ in $(seq 1 100); do
+        for st in /proc/[0-9]*/status; do
+            if grep -q "^PPid:[[:space:]]*$1\$" "$st" 2>/dev/null; then
+                kid=${st#/proc/}
+                kid=${kid%/status}
+            fi
+        done
+        [ -n "$kid" ] && break
+        sleep 0.1
+    done
+    [ -n "$kid" ] && kill -STOP "$kid" 2>/dev/null
+    echo "$kid"
+}
+
 if [ -d "$SHARED/mcc" ]; then
     pass=0 fail=0 skipped=0 unknown=0
     for inst in Railroad-PT-005 DrinkVendingMachine-PT-02 ShieldIIPs-PT-001B Dekker-PT-010 \
@@ -72,18 +91,7 @@ if [ -d "$SHARED/mcc" ]; then
         BK_TIME_CONFINEMENT=6 "$MCK" mcc -v -j 1 StateSpace "$SHARED/mcc/$inst" \
             >"$tmp.fo" 2>"$tmp.fe" &
         parent=$!
-        kid=
-        for _ in $(seq 1 100); do
-            for st in /proc/[0-9]*/status; do   # no procps on a bare Debian
-                if grep -q "^PPid:[[:space:]]*$parent\$" "$st" 2>/dev/null; then
-                    kid=${st#/proc/}
-                    kid=${kid%/status}
-                fi
-            done
-            [ -n "$kid" ] && break
-            sleep 0.1
-        done
-        [ -n "$kid" ] && kill -STOP "$kid" 2>/dev/null
+        kid=$(stop_child_of "$parent")
         wait "$parent"
         took=$(($(date +%s) - start))
         if [ -n "$kid" ] && [ "$took" -le 12 ] && grep -qx "CANNOT_COMPUTE" "$tmp.fo" &&
@@ -100,18 +108,7 @@ if [ -d "$SHARED/mcc" ]; then
         start=$(date +%s)
         "$MCK" check --timeout 4 symbolic-dl "$SHARED/mcc/$inst/model.pnml" >"$tmp.co" 2>&1 &
         parent=$!
-        kid=
-        for _ in $(seq 1 100); do
-            for st in /proc/[0-9]*/status; do
-                if grep -q "^PPid:[[:space:]]*$parent\$" "$st" 2>/dev/null; then
-                    kid=${st#/proc/}
-                    kid=${kid%/status}
-                fi
-            done
-            [ -n "$kid" ] && break
-            sleep 0.1
-        done
-        [ -n "$kid" ] && kill -STOP "$kid" 2>/dev/null
+        kid=$(stop_child_of "$parent")
         wait "$parent"
         rc=$?
         took=$(($(date +%s) - start))
