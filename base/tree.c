@@ -498,7 +498,7 @@ __int128 tree_lin_value(const tree_t *cmp, const uint64_t *marking)
     return v;
 }
 
-static int rel_holds(rel_op rel, __int128 v)
+int tree_rel_holds(rel_op rel, __int128 v)
 {
     switch (rel) {
     case REL_EQ: return v == 0;
@@ -524,7 +524,7 @@ int tree_eval_state(const tree_t *t, const tree_eval_ctx *ctx)
             if (ctx->enabled(t->items[i], ctx->ctx))
                 return 1;
         return 0;
-    case T_CMP: return rel_holds(t->rel, tree_lin_value(t, ctx->marking));
+    case T_CMP: return tree_rel_holds(t->rel, tree_lin_value(t, ctx->marking));
     case T_NOT:
         a = tree_eval_state(t->l, ctx);
         return a < 0 ? -1 : !a;

@@ -148,5 +148,8 @@ int tree_eval_state(const tree_t *t, const tree_eval_ctx *ctx);
 /* sum(coef * M(p)) + constant, in 128 bits: no overflow for 64-bit counts
  * and a bounded number of terms. */
 __int128 tree_lin_value(const tree_t *cmp, const uint64_t *marking);
+/* Whether v (a comparison's sum minus its bound, as tree_lin_value gives
+ * it) stands in relation rel to 0. */
+int tree_rel_holds(rel_op rel, __int128 v);
 
 #endif

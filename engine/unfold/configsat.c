@@ -275,18 +275,6 @@ static int any_enabled(enc *e, const uint32_t *trans, uint32_t n)
     return v;
 }
 
-static int rel_holds(rel_op rel, __int128 v)
-{
-    switch (rel) {
-    case REL_EQ: return v == 0;
-    case REL_NE: return v != 0;
-    case REL_LT: return v < 0;
-    case REL_LE: return v <= 0;
-    case REL_GT: return v > 0;
-    default: return v >= 0;
-    }
-}
-
 /* The largest table of partial sums a comparison may take. */
 #define CMP_MAX_CELLS 4000000
 
@@ -331,7 +319,7 @@ static int comparison(enc *e, const tree_t *t)
     if (!cur || !next)
         goto nomem;
     for (int64_t s = lo[n]; s <= hi[n]; s++)
-        next[s - lo[n]] = rel_holds(t->rel, (__int128)s + t->constant) ? LIT_TRUE : LIT_FALSE;
+        next[s - lo[n]] = tree_rel_holds(t->rel, (__int128)s + t->constant) ? LIT_TRUE : LIT_FALSE;
     uint64_t cells = 0;
     for (uint32_t i = n; i-- > 0;) {
         int k = marked(e, terms[i].place);
