@@ -122,6 +122,7 @@ static const carve_rule rules[CARVE_COUNT] = {
     /* the portfolio's second process (mcc/portfolio.c): half the bytes,
      * which the first gives up, and the whole time beside it */
     [CARVE_MCC_PORTFOLIO] = {"mcc.portfolio", BYTES(1, 2), 1.0, 0, 0},
+    [CARVE_MCC_PORTFOLIO_FORMULA] = {"mcc.portfolio.formula", ALL_BYTES, 0, 0, 0},
     /* the symbolic engine cannot start without a bound for every place,
      * so its linear programs get more than the explicit search's
      * (explore.placebits), at most 30 s without a limit; the one-hot

@@ -31,33 +31,40 @@ static BDD ax(sym_t *s, BDD set)
     return r;
 }
 
-/* The least or greatest fixpoint of the step for one of the operators
- * below, from start; stops (returning what it has) with the clock. */
-enum { FIX_EU, FIX_AU, FIX_EG };
-
-static BDD fixpoint(sym_t *s, int kind, BDD phi, BDD psi, BDD dead)
+/* A[phi U psi] and E G phi: the plain rounds, each over the whole set.
+ * Asking only the predecessors of what the last round changed (as eu
+ * does) made them slower: the candidates, an arbitrary part of R, took
+ * far more nodes than R less the set (ShieldIIPt-PT-004A: 100,000
+ * against 6,000).  Both stop (returning what they have) with the clock. */
+static BDD au(sym_t *s, BDD phi, BDD psi, BDD dead)
 {
-    BDD z = bdd_addref(kind == FIX_EG ? phi : psi);
+    BDD z = bdd_addref(psi);
     while (!sym_stop(s)) {
-        BDD step, next;
-        if (kind == FIX_EG) {
-            /* E G phi: phi and (a successor in Z, or a deadlock) */
-            step = ex(s, z);
-            or_in(&step, dead);
-            next = o_and(phi, step);
-        } else {
-            /* E[phi U psi]: psi or phi and a successor in Z;
-             * A[phi U psi]: psi or phi, not dead, and every successor in Z */
-            step = kind == FIX_EU ? ex(s, z) : ax(s, z);
-            if (kind == FIX_AU) {
-                BDD live = o_diff(step, dead);
-                drop(step);
-                step = live;
-            }
-            BDD both = o_and(phi, step);
-            next = o_or(z, both);
-            drop(both);
-        }
+        /* psi, or phi, not dead, and every successor in Z */
+        BDD step = ax(s, z);
+        BDD live = o_diff(step, dead);
+        drop(step);
+        BDD both = o_and(phi, live);
+        drop(live);
+        BDD next = o_or(z, both);
+        drop(both);
+        int same = next == z;
+        drop(z);
+        z = next;
+        if (same)
+            break;
+    }
+    return z;
+}
+
+static BDD eg(sym_t *s, BDD phi, BDD dead)
+{
+    BDD z = bdd_addref(phi);
+    while (!sym_stop(s)) {
+        /* phi, and a successor in Z or a deadlock */
+        BDD step = ex(s, z);
+        or_in(&step, dead);
+        BDD next = o_and(phi, step);
         drop(step);
         int same = next == z;
         drop(z);
@@ -65,6 +72,45 @@ static BDD fixpoint(sym_t *s, int kind, BDD phi, BDD psi, BDD dead)
         if (same)
             break;
     }
+    return z;
+}
+
+/* E[phi U psi] (phi, psi within R): backwards from psi over what the last
+ * round added only, each transition in turn adding at once what it
+ * reaches (chaining), so that one round goes as far as the order of the
+ * transitions lets it.  The plain rounds paid a preimage of the whole set
+ * each: on FMS-PT-00020 the A G in CTLFireability's formula 3 had made 8
+ * rounds on sets of 300,000 nodes after 20 s, and the formula was open at
+ * 60 s; it is now decided in 26 s.  Stops (returning what it has) with the
+ * clock. */
+static BDD eu(sym_t *s, BDD phi, BDD psi)
+{
+    BDD z = bdd_addref(psi), front = bdd_addref(psi);
+    while (front != bdd_false() && !sym_stop(s)) {
+        BDD added = bdd_addref(bdd_false());
+        for (uint32_t i = 0; i < s->nmoving && !sym_stop(s); i++) {
+            BDD pre = sym_preimage(s, front, s->order[s->nmoving - 1 - i]);
+            BDD in = o_and(pre, phi);
+            drop(pre);
+            BDD fresh = o_diff(in, z);
+            drop(in);
+            if (fresh != bdd_false()) {
+                or_in(&z, fresh);
+                or_in(&front, fresh);
+                or_in(&added, fresh);
+            }
+            drop(fresh);
+        }
+        drop(front);
+        /* what was added can take more nodes than all of Z: then the
+         * preimage of Z is the cheaper superset */
+        if (added != bdd_false() && bdd_nodecount(added) > bdd_nodecount(z)) {
+            drop(added);
+            added = bdd_addref(z);
+        }
+        front = added;
+    }
+    drop(front);
     return z;
 }
 
@@ -100,17 +146,17 @@ static BDD ctl_bdd(sym_t *s, const tree_t *f, BDD dead, int *unsupported)
         r = ax(s, a);
         break;
     case T_EF:
-        r = fixpoint(s, FIX_EU, s->reach, a, dead);
+        r = eu(s, s->reach, a);
         break;
     case T_AF:
-        r = fixpoint(s, FIX_AU, s->reach, a, dead);
+        r = au(s, s->reach, a, dead);
         break;
     case T_EG:
-        r = fixpoint(s, FIX_EG, a, bdd_false(), dead);
+        r = eg(s, a, dead);
         break;
     case T_AG: {
         BDD out = within_not(s, a);
-        BDD bad = fixpoint(s, FIX_EU, s->reach, out, dead);
+        BDD bad = eu(s, s->reach, out);
         r = within_not(s, bad);
         drop(out);
         drop(bad);
@@ -119,7 +165,7 @@ static BDD ctl_bdd(sym_t *s, const tree_t *f, BDD dead, int *unsupported)
     case T_EU: case T_AU:
         drop(b);
         b = ctl_bdd(s, f->r, dead, unsupported);
-        r = fixpoint(s, f->op == T_EU ? FIX_EU : FIX_AU, a, b, dead);
+        r = f->op == T_EU ? eu(s, a, b) : au(s, a, b, dead);
         break;
     default:
         *unsupported = 1;

@@ -241,6 +241,12 @@ void sym_set_closure_after(sym_t *s, uint32_t rounds)
     s->closure_after = rounds;
 }
 
+void sym_set_clock(sym_t *s, const budget_t *b)
+{
+    s->budget = b;
+    s->reason[0] = '\0';
+}
+
 const char *sym_reason(const sym_t *s)
 {
     return s->reason[0] ? s->reason : "stopped";

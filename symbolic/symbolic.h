@@ -109,6 +109,11 @@ char *sym_count_edges(sym_t *s);
  * set.  0, or -1: ran out, as the counts (sym_reason). */
 int sym_max_tokens(sym_t *s, uint64_t *in_place, uint64_t *per_marking);
 
+/* The clock (and the signal flag) the following calls stop by, from now
+ * on b's rather than the one sym_new was given; b outlives those calls.
+ * The table keeps the size it was made with. */
+void sym_set_clock(sym_t *s, const budget_t *b);
+
 /* Why the last call failed: "memory budget exhausted", "time limit
  * reached", ... */
 const char *sym_reason(const sym_t *s);
