@@ -169,6 +169,10 @@ int mcc_portfolio_claim(const char *id);
 void mcc_portfolio_printed(const char *id);
 /* Whether either process answered id: the search for it can stop. */
 int mcc_portfolio_answered(const char *id);
+/* 1 with *states the number of reachable markings (UINT64_MAX: that many
+ * or more) once the second process has its diagrams' reachable set whole;
+ * 0 while it has not (or there is none). */
+int mcc_portfolio_states(uint64_t *states);
 
 /* simplify.c: t with the atoms the structure decides replaced by
  * constants (not folded); *changed set when any was.  Consumes t. */

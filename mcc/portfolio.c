@@ -39,6 +39,7 @@
 #include "formula/mccxml.h"
 #include "mcc/internal.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -56,6 +57,10 @@
 
 typedef struct shared_answers {
     atomic_int lock;
+    /* the reachable markings the child counted (UINT64_MAX: as many or
+     * more), once states_known */
+    uint64_t states;
+    int states_known;
     uint32_t n;
     struct {
         char id[SHARED_ID];
@@ -135,6 +140,40 @@ int mcc_portfolio_answered(const char *id)
     return v;
 }
 
+int mcc_portfolio_states(uint64_t *states)
+{
+    if (!shared)
+        return 0;
+    lock();
+    int known = shared->states_known;
+    *states = shared->states;
+    unlock();
+    return known;
+}
+
+/* Tells the parent how many markings are reachable, so that it can tell
+ * a graph that fits from one that does not before it starts building. */
+static void publish_states(sym_t *s)
+{
+    char *count = sym_count_states(s);
+    if (!count)
+        return;
+    errno = 0;
+    char *end;
+    unsigned long long n = strtoull(count, &end, 10);
+    if (*end || end == count)
+        n = 0;
+    else if (errno == ERANGE || n > UINT64_MAX)
+        n = UINT64_MAX;
+    free(count);
+    if (!n)
+        return;
+    lock();
+    shared->states = (uint64_t)n;
+    shared->states_known = 1;
+    unlock();
+}
+
 /* ---- the child's techniques ---- */
 
 static const char *CHILD_TECH = "PARALLEL_PROCESSING DECISION_DIAGRAMS";
@@ -180,6 +219,35 @@ static int bound_by_diagrams(sym_t *s, const tree_t *b, uint64_t *value)
     return 0;
 }
 
+/* Whether p is still the diagrams' to answer. */
+static int open_for_diagrams(const mcc_property *p)
+{
+    return p->formula && !p->unsupported && !mcc_portfolio_answered(p->id);
+}
+
+/* One property by the diagrams over the complete reachable set; what
+ * they cannot say is told on -v. */
+static void diagram_answer(mcc_run *r, sym_t *s, const mcc_property *p)
+{
+    char why[160];
+    if (p->cls == MCC_BOUND) {
+        uint64_t bound;
+        if (p->formula->op == T_BOUND && bound_by_diagrams(s, p->formula, &bound) == 0)
+            mcc_answer_count(p->id, bound, CHILD_TECH);
+        else if (r->verbose)
+            fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, sym_reason(s));
+        return;
+    }
+    int changed = 0;
+    tree_t *f = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
+    int v = f ? sym_ctl(s, f, why, sizeof why) : -1;
+    if (v >= 0)
+        mcc_answer_bool(p->id, v, CHILD_TECH);
+    else if (r->verbose)
+        fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, f ? why : "out of memory");
+    tree_free(f);
+}
+
 static void by_diagrams(mcc_run *r, const char *path)
 {
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
@@ -197,28 +265,28 @@ static void by_diagrams(mcc_run *r, const char *path)
     if (r->verbose)
         fprintf(stderr, "mck mcc: portfolio: reachable set %s (%zu nodes)\n",
                 st == SYM_DONE ? "complete" : sym_reason(s), sym_nodes(s));
-    for (size_t i = 0; st == SYM_DONE && i < set->n; i++) {
-        const mcc_property *p = &set->props[i];
-        if (!p->formula || p->unsupported || mcc_portfolio_answered(p->id))
-            continue;
-        if (p->cls == MCC_BOUND) {
-            uint64_t bound;
-            if (p->formula->op == T_BOUND && bound_by_diagrams(s, p->formula, &bound) == 0)
-                mcc_answer_count(p->id, bound, CHILD_TECH);
-            else if (r->verbose)
-                fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, sym_reason(s));
-            continue;
+    if (st == SYM_DONE)
+        publish_states(s);
+    /* Two turns: first each formula an equal part of the time left, so
+     * that one whose fixpoints do not end cannot hold up the others
+     * (FMS-PT-00020 CTLFireability: the first formula took the whole
+     * minute, and the diagrams answered none of the sixteen); then what
+     * the first turn left, in order, with all the time there is. */
+    for (int turn = 0; turn < 2 && st == SYM_DONE && !budget_expired(r->budget); turn++) {
+        for (size_t i = 0; i < set->n && !budget_expired(r->budget); i++) {
+            const mcc_property *p = &set->props[i];
+            if (!open_for_diagrams(p))
+                continue;
+            size_t left = 0;
+            for (size_t j = i; j < set->n; j++)
+                left += open_for_diagrams(&set->props[j]);
+            budget_t part = turn == 0
+                                ? budget_carve_part(r->budget, CARVE_MCC_PORTFOLIO_FORMULA, left)
+                                : *r->budget;
+            sym_set_clock(s, &part);
+            diagram_answer(r, s, p);
+            sym_set_clock(s, r->budget);
         }
-        int changed = 0;
-        tree_t *f = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
-        int v = f ? sym_ctl(s, f, why, sizeof why) : -1;
-        if (v >= 0)
-            mcc_answer_bool(p->id, v, CHILD_TECH);
-        else if (r->verbose)
-            fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, f ? why : "out of memory");
-        tree_free(f);
-        if (budget_expired(r->budget))
-            break;
     }
     sym_free(s);
     mccxml_free(set);
