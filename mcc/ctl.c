@@ -25,7 +25,10 @@
  *      of them; once complete, each is evaluated on it, with the run that
  *      shows it where there is one (expanded into a run of the given net).
  *   7. The dependency graph (checkers/ctl/depgraph.c) on each formula still
- *      open, on its own reduced net, with what time is left. */
+ *      open, on its own reduced net, with what time is left.
+ * When the portfolio's second process has counted the reachable markings
+ * with its diagrams, the count moves step 6: before step 5 when the graph
+ * surely fits and ends soon, and out when it surely does not (graph_size). */
 #include "base/grow.h"
 #include "checkers/ctl/ctl.h"
 #include "checkers/ctl/depgraph.h"
@@ -629,6 +632,49 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
     }
 }
 
+/* What the diagrams' count of the reachable markings (the portfolio's
+ * second process, when it has one) says of building the whole graph
+ * within stage: GRAPH_FITS when it surely fits and soon ends, so that it
+ * should come first and decide every formula at once, GRAPH_HOPELESS when
+ * it surely does not (its time goes to the dependency graph instead),
+ * GRAPH_MAYBE otherwise or when there is no count.  The bounds are loose
+ * on purpose, as the net the graph is built on is reduced and the count
+ * is the given net's: a marking costs at least GRAPH_STATE_BYTES (its key,
+ * its graph entry, an edge or two), and the build explores at most
+ * GRAPH_FAST and at least GRAPH_SLOW markings a second on this kind of
+ * machine (200,000 to 800,000 were seen at 60 s). */
+#define GRAPH_STATE_BYTES 48.0
+#define GRAPH_FAST 4e6
+#define GRAPH_SLOW 2e5
+typedef enum { GRAPH_MAYBE, GRAPH_FITS, GRAPH_HOPELESS } graph_outlook;
+
+static graph_outlook graph_size(const budget_t *stage, uint64_t *states)
+{
+    if (!mcc_portfolio_states(states))
+        return GRAPH_MAYBE;
+    double n = (double)*states, seconds = budget_left(stage);
+    if (n * GRAPH_STATE_BYTES > (double)stage->bytes || (seconds > 0 && n > GRAPH_FAST * seconds))
+        return GRAPH_HOPELESS;
+    if (n * GRAPH_STATE_BYTES * 4 <= (double)stage->bytes && seconds > 0 &&
+        n <= GRAPH_SLOW * seconds)
+        return GRAPH_FITS;
+    return GRAPH_MAYBE;
+}
+
+/* graph_size, told on -v; first: asked before the local checks. */
+static graph_outlook graph_told(const mcc_run *r, const budget_t *stage, int first)
+{
+    uint64_t states;
+    graph_outlook o = graph_size(stage, &states);
+    if (r->verbose && (o != GRAPH_MAYBE || !first) && mcc_portfolio_states(&states))
+        fprintf(stderr, "mck mcc: %s: %llu reachable markings (diagrams)%s\n", r->exam,
+                (unsigned long long)states,
+                o == GRAPH_FITS       ? ": the whole graph first"
+                : o == GRAPH_HOPELESS ? ": no whole graph, its time to the dependency graph"
+                                      : "");
+    return o;
+}
+
 static int initial_deadlock(const cnet_t *cn)
 {
     for (uint32_t t = 0; t < cn->ntransitions; t++)
@@ -677,13 +723,25 @@ int mcc_ctl(mcc_run *r, const char *path)
     }
     if (count_open(q, n))
         reduce_each(r, q, n);
+    /* the whole graph first when the diagrams counted few markings: it
+     * decides every formula at once, where the local checks would spend
+     * their share first */
+    int graph_done = 0;
+    if (count_open(q, n)) {
+        budget_t graph = budget_carve(r->budget, CARVE_MCC_CTL_GRAPH);
+        if (graph_told(r, &graph, 1) == GRAPH_FITS) {
+            on_graph(r, q, n, dead0, &graph);
+            graph_done = 1;
+        }
+    }
     if (count_open(q, n)) {
         budget_t local = budget_carve(r->budget, CARVE_MCC_CTL_LOCAL);
         one_by_one(r, q, n, &local, BY_LOCAL);
     }
-    if (count_open(q, n)) {
+    if (count_open(q, n) && !graph_done) {
         budget_t graph = budget_carve(r->budget, CARVE_MCC_CTL_GRAPH);
-        on_graph(r, q, n, dead0, &graph);
+        if (graph_told(r, &graph, 0) != GRAPH_HOPELESS)
+            on_graph(r, q, n, dead0, &graph);
     }
     if (count_open(q, n))
         one_by_one(r, q, n, r->budget, BY_DEPGRAPH);
