@@ -27,8 +27,10 @@
  *   7. The dependency graph (checkers/ctl/depgraph.c) on each formula still
  *      open, on its own reduced net, with what time is left.
  * When the portfolio's second process has counted the reachable markings
- * with its diagrams, the count moves step 6: before step 5 when the graph
- * surely fits and ends soon, and out when it surely does not (graph_size). */
+ * with its diagrams, the count moves step 6: into step 5, as soon as the
+ * count says the graph surely fits and ends in time, and out when it
+ * surely does not (graph_outlook_of). */
+#include "base/clock.h"
 #include "base/grow.h"
 #include "checkers/ctl/ctl.h"
 #include "checkers/ctl/depgraph.h"
@@ -571,6 +573,60 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
     mcc_reduced_free(&red);
 }
 
+/* What the diagrams' count of the reachable markings (the portfolio's
+ * second process, when it has one) says of building the whole graph in
+ * the bytes and seconds it would get: GRAPH_FITS when it surely fits and
+ * ends in time, so that it should come before the local checks are done
+ * and decide every formula at once; GRAPH_HOPELESS when it surely does
+ * not (its time goes to the dependency graph instead); GRAPH_MAYBE
+ * otherwise or when there is no count.  The bounds are loose on purpose,
+ * as the graph is built on a reduced net and the count is the given
+ * net's: a marking costs at least GRAPH_STATE_BYTES (its key, its graph
+ * entry, an edge or two); no build explores more than GRAPH_FAST markings
+ * a second; and the build is taken to go at half the pace the local
+ * checks had (per), which follows the machine's load: at 60 s under load
+ * the graph made 110,000 to 800,000 markings a second. */
+#define GRAPH_STATE_BYTES 48.0
+#define GRAPH_FAST 4e6
+/* the share of the time left CARVE_MCC_CTL_GRAPH gives */
+#define GRAPH_SHARE 0.7
+typedef enum { GRAPH_MAYBE, GRAPH_FITS, GRAPH_HOPELESS } graph_outlook;
+
+/* The local checks' pace so far: markings explored and seconds taken. */
+typedef struct pace {
+    double states, seconds;
+} pace;
+
+static graph_outlook graph_outlook_of(uint64_t states, double bytes, double seconds,
+                                      const pace *per)
+{
+    double n = (double)states;
+    if (n * GRAPH_STATE_BYTES > bytes || (seconds > 0 && n > GRAPH_FAST * seconds))
+        return GRAPH_HOPELESS;
+    /* a second of local checks at least, for a pace worth trusting */
+    if (per && per->seconds >= 1.0 && n * GRAPH_STATE_BYTES * 4 <= bytes && seconds > 0 &&
+        n <= 0.5 * per->states / per->seconds * seconds)
+        return GRAPH_FITS;
+    return GRAPH_MAYBE;
+}
+
+/* The outlook in the graph's share of the time left; on -v, told when it
+ * moves the graph and tell is set. */
+static graph_outlook graph_now(const mcc_run *r, const pace *per, int tell)
+{
+    uint64_t states;
+    if (!mcc_portfolio_states(&states))
+        return GRAPH_MAYBE;
+    graph_outlook o = graph_outlook_of(states, (double)r->budget->bytes,
+                                       GRAPH_SHARE * budget_left(r->budget), per);
+    if (r->verbose && tell && o != GRAPH_MAYBE)
+        fprintf(stderr, "mck mcc: %s: %llu reachable markings (diagrams): %s\n", r->exam,
+                (unsigned long long)states,
+                o == GRAPH_FITS ? "the whole graph now"
+                                : "no whole graph, its time to the dependency graph");
+    return o;
+}
+
 /* The two on-the-fly engines: the local check (ctllocal.c) and the
  * dependency graph with certain zero (depgraph.h).  They differ in what
  * they remember: the local check keeps a value per (subformula, marking)
@@ -584,7 +640,7 @@ typedef enum { BY_LOCAL, BY_DEPGRAPH } otf_engine;
  * stage's time, so that quick ones leave theirs to the next, and searches
  * the net reduced for it when there is one. */
 static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t *stage,
-                       otf_engine engine)
+                       otf_engine engine, pace *per)
 {
     size_t open = count_open(q, n);
     for (size_t i = 0; i < n && open; i++) {
@@ -592,6 +648,9 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
             continue;
         if (budget_left(stage) <= 0)
             return;
+        if (per && graph_now(r, per, 0) == GRAPH_FITS)
+            return;
+        double started = mono_now();
         budget_t part = budget_carve_part(stage, CARVE_MCC_CTL_FORMULA, open--);
         check_options opt;
         mcc_search_options(r, &part, &opt);
@@ -607,6 +666,10 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
                                       sizeof why)
                     : ctl_depgraph_check(cn, f, &opt, CTL_DFS, &stats.states, why, sizeof why);
         const char *name = engine == BY_LOCAL ? "local check" : "dependency graph";
+        if (per) {
+            per->states += (double)stats.states;
+            per->seconds += mono_now() - started;
+        }
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: %s %s after %llu states\n", q[i].id, name,
                     v < 0 ? why : "decided", (unsigned long long)stats.states);
@@ -630,49 +693,6 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
         free(expanded);
         result_clear(&ev);
     }
-}
-
-/* What the diagrams' count of the reachable markings (the portfolio's
- * second process, when it has one) says of building the whole graph
- * within stage: GRAPH_FITS when it surely fits and soon ends, so that it
- * should come first and decide every formula at once, GRAPH_HOPELESS when
- * it surely does not (its time goes to the dependency graph instead),
- * GRAPH_MAYBE otherwise or when there is no count.  The bounds are loose
- * on purpose, as the net the graph is built on is reduced and the count
- * is the given net's: a marking costs at least GRAPH_STATE_BYTES (its key,
- * its graph entry, an edge or two), and the build explores at most
- * GRAPH_FAST and at least GRAPH_SLOW markings a second on this kind of
- * machine (200,000 to 800,000 were seen at 60 s). */
-#define GRAPH_STATE_BYTES 48.0
-#define GRAPH_FAST 4e6
-#define GRAPH_SLOW 2e5
-typedef enum { GRAPH_MAYBE, GRAPH_FITS, GRAPH_HOPELESS } graph_outlook;
-
-static graph_outlook graph_size(const budget_t *stage, uint64_t *states)
-{
-    if (!mcc_portfolio_states(states))
-        return GRAPH_MAYBE;
-    double n = (double)*states, seconds = budget_left(stage);
-    if (n * GRAPH_STATE_BYTES > (double)stage->bytes || (seconds > 0 && n > GRAPH_FAST * seconds))
-        return GRAPH_HOPELESS;
-    if (n * GRAPH_STATE_BYTES * 4 <= (double)stage->bytes && seconds > 0 &&
-        n <= GRAPH_SLOW * seconds)
-        return GRAPH_FITS;
-    return GRAPH_MAYBE;
-}
-
-/* graph_size, told on -v; first: asked before the local checks. */
-static graph_outlook graph_told(const mcc_run *r, const budget_t *stage, int first)
-{
-    uint64_t states;
-    graph_outlook o = graph_size(stage, &states);
-    if (r->verbose && (o != GRAPH_MAYBE || !first) && mcc_portfolio_states(&states))
-        fprintf(stderr, "mck mcc: %s: %llu reachable markings (diagrams)%s\n", r->exam,
-                (unsigned long long)states,
-                o == GRAPH_FITS       ? ": the whole graph first"
-                : o == GRAPH_HOPELESS ? ": no whole graph, its time to the dependency graph"
-                                      : "");
-    return o;
 }
 
 static int initial_deadlock(const cnet_t *cn)
@@ -723,28 +743,19 @@ int mcc_ctl(mcc_run *r, const char *path)
     }
     if (count_open(q, n))
         reduce_each(r, q, n);
-    /* the whole graph first when the diagrams counted few markings: it
-     * decides every formula at once, where the local checks would spend
-     * their share first */
-    int graph_done = 0;
-    if (count_open(q, n)) {
-        budget_t graph = budget_carve(r->budget, CARVE_MCC_CTL_GRAPH);
-        if (graph_told(r, &graph, 1) == GRAPH_FITS) {
-            on_graph(r, q, n, dead0, &graph);
-            graph_done = 1;
-        }
-    }
+    /* the local checks make way for the whole graph once the diagrams'
+     * count says it fits: it decides every formula at once */
+    pace per = {0, 0};
     if (count_open(q, n)) {
         budget_t local = budget_carve(r->budget, CARVE_MCC_CTL_LOCAL);
-        one_by_one(r, q, n, &local, BY_LOCAL);
+        one_by_one(r, q, n, &local, BY_LOCAL, &per);
     }
-    if (count_open(q, n) && !graph_done) {
+    if (count_open(q, n) && graph_now(r, &per, 1) != GRAPH_HOPELESS) {
         budget_t graph = budget_carve(r->budget, CARVE_MCC_CTL_GRAPH);
-        if (graph_told(r, &graph, 0) != GRAPH_HOPELESS)
-            on_graph(r, q, n, dead0, &graph);
+        on_graph(r, q, n, dead0, &graph);
     }
     if (count_open(q, n))
-        one_by_one(r, q, n, r->budget, BY_DEPGRAPH);
+        one_by_one(r, q, n, r->budget, BY_DEPGRAPH, NULL);
     int left = (int)skipped;
     for (size_t i = 0; i < n; i++) {
         left += !q[i].decided;
