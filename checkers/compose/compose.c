@@ -796,10 +796,15 @@ static void stubborn_after(const cnet_t *cn, const tree_t *formula, const check_
     uint64_t states = res->states, edges = res->edges;
     double seconds = res->seconds;
     size_t peak = res->peak_bytes;
-    char techniques[sizeof res->techniques];
+    char techniques[sizeof res->techniques], note[sizeof res->net_note];
     snprintf(techniques, sizeof techniques, "%s", res->techniques);
+    snprintf(note, sizeof note, "%s", res->net_note);
     result_clear(res);
     *res = r;
+    /* how far composing got (-v's net: line), unless the search ran on
+     * something other than the net */
+    if (!res->net_note[0])
+        snprintf(res->net_note, sizeof res->net_note, "%s", note);
     res->states += states;
     res->edges += edges;
     res->seconds += seconds;
