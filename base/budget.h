@@ -117,6 +117,7 @@ typedef enum {
     CARVE_COMPOSE_ONEHOT,       /*   of compose.parts: components from one-hot groups */
     CARVE_COMPOSE_PROBE,        /*   a first look at the components explored together */
     CARVE_COMPOSE_SNOWBALL,     /*   without X: the snowball, unnamed steps hidden */
+    CARVE_COMPOSE_FIRST,        /* the compose checker before its stubborn search of the net */
     CARVE_COMPOSE_CHECK,        /*   the formula on what composing left */
     CARVE_COUNT
 } budget_carve_id;

@@ -56,7 +56,9 @@ static const checker_type checkers[] = {
      "products two at a time, minimised modulo strong bisimulation once the actions whose "
      "owners are all inside are the formula's letters (without X: steps no proposition names "
      "hidden behind a gap flag, modulo branching bisimulation with explicit divergence); the "
-     "formula is checked on what is left and its counterexample lifted to a lasso of the model",
+     "formula is checked on what is left and its counterexample lifted to a lasso of the model; "
+     "what it leaves UNKNOWN in half the time, the stubborn search of the model tries with the "
+     "rest",
      "synchronised products of sequential components (RERS parallel systems; nets whose "
      "units or one-hot groups each hold one token that every transition moves within)", 0},
 };

@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "checkers/compose/compose.h"
 #include "checkers/compose/composeint.h"
+#include "checkers/stubborn.h"
 #include "engine/progress.h"
 
 #include <stdio.h>
@@ -740,7 +741,7 @@ static void free_composer(composer *K)
  * holds for the snowball (105: 10 answered with 2^20, 15 with 2^16 and
  * 2^18; 107 and 109: 7 and 11 with 2^16, 4 and 8 with 2^18). */
 const compose_tuning compose_default_tuning = { (uint64_t)1 << 17, (uint64_t)1 << 16,
-                                                (uint64_t)1 << 16 };
+                                                (uint64_t)1 << 16, 1 };
 
 void compose_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                  const check_options *opt, result_t *res)
@@ -748,18 +749,10 @@ void compose_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
     compose_run_tuned(cn, formula, kind, opt, &compose_default_tuning, res);
 }
 
-void compose_run_tuned(const cnet_t *cn, const tree_t *formula, prop_kind kind,
-                       const check_options *opt, const compose_tuning *tuning, result_t *res)
+static void compose_alone(const cnet_t *cn, const tree_t *formula, const check_options *opt,
+                          const compose_tuning *tuning, result_t *res)
 {
     double start = mono_now();
-    if (kind != KIND_LTL || !formula) {
-        result_unknown(res, "kind not supported by the compose checker");
-        return;
-    }
-    if (opt->fairness != FAIRNESS_NONE) {
-        result_unknown(res, "the compose checker does not take fairness");
-        return;
-    }
     composer K;
     memset(&K, 0, sizeof K);
     budget_t parts = budget_carve(opt->budget, CARVE_COMPOSE_PARTS);
@@ -781,6 +774,75 @@ void compose_run_tuned(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         res->states = K.raw_states;
     free_composer(&K);
     res->seconds = mono_now() - start;
+}
+
+/* What composing left open, the stubborn search of the net tries with the
+ * time left: on RERS 2017 the two answer different properties (composing
+ * where minimisation or the first look pays, the search where the
+ * components are counters no bisimulation merges and the property's
+ * actions are few).  The net is the unreduced composition, so the
+ * search's counterexample is one of the net as it is. */
+static void stubborn_after(const cnet_t *cn, const tree_t *formula, const check_options *opt,
+                           result_t *res)
+{
+    char first[sizeof res->reason];
+    snprintf(first, sizeof first, "%s", res->reason);
+    if (opt->verbose)
+        fprintf(stderr, "compose: UNKNOWN (%s) after %.2f s: the stubborn search of the net "
+                "with the %.2f s left\n", first, res->seconds, budget_left(opt->budget));
+    result_t r;
+    result_init(&r);
+    stubborn_run(cn, formula, KIND_LTL, opt, &r);
+    uint64_t states = res->states, edges = res->edges;
+    double seconds = res->seconds;
+    size_t peak = res->peak_bytes;
+    char techniques[sizeof res->techniques], note[sizeof res->net_note];
+    snprintf(techniques, sizeof techniques, "%s", res->techniques);
+    snprintf(note, sizeof note, "%s", res->net_note);
+    result_clear(res);
+    *res = r;
+    /* how far composing got (-v's net: line), unless the search ran on
+     * something other than the net */
+    if (!res->net_note[0])
+        snprintf(res->net_note, sizeof res->net_note, "%s", note);
+    res->states += states;
+    res->edges += edges;
+    res->seconds += seconds;
+    if (peak > res->peak_bytes)
+        res->peak_bytes = peak;
+    char searched[sizeof res->techniques];
+    snprintf(searched, sizeof searched, "%s", res->techniques);
+    snprintf(res->techniques, sizeof res->techniques, "%s", techniques);
+    for (char *t = strtok(searched, " "); t; t = strtok(NULL, " "))
+        result_add_technique(res, t);
+    if (res->answer == ANSWER_UNKNOWN && strcmp(first, res->reason)) {
+        char both[sizeof res->reason];
+        snprintf(both, sizeof both, "compose: %.64s; stubborn: %.64s", first, res->reason);
+        snprintf(res->reason, sizeof res->reason, "%s", both);
+    }
+}
+
+void compose_run_tuned(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                       const check_options *opt, const compose_tuning *tuning, result_t *res)
+{
+    if (kind != KIND_LTL || !formula) {
+        result_unknown(res, "kind not supported by the compose checker");
+        return;
+    }
+    if (opt->fairness != FAIRNESS_NONE) {
+        result_unknown(res, "the compose checker does not take fairness");
+        return;
+    }
+    if (!tuning->stubborn_after) {
+        compose_alone(cn, formula, opt, tuning, res);
+        return;
+    }
+    budget_t first = budget_carve(opt->budget, CARVE_COMPOSE_FIRST);
+    check_options o = *opt;
+    o.budget = &first;
+    compose_alone(cn, formula, &o, tuning, res);
+    if (res->answer == ANSWER_UNKNOWN && !budget_expired(opt->budget))
+        stubborn_after(cn, formula, opt, res);
 }
 
 /* LTL whose propositions are all actions. */

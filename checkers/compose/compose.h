@@ -28,6 +28,10 @@ typedef struct compose_tuning {
      * (docs/compose.md, the gap flag) while its products of sizes stay at
      * most this; 0: never */
     uint64_t snowball_limit;
+    /* what composing leaves UNKNOWN (its share of the time, the carve
+     * compose.first, over; or a limit of its own), the stubborn search of
+     * the net tries with the time left; 0: composing alone */
+    int stubborn_after;
 } compose_tuning;
 extern const compose_tuning compose_default_tuning;
 void compose_run_tuned(const cnet_t *cn, const tree_t *formula, prop_kind kind,

@@ -59,6 +59,9 @@ size_t co_sort_unique(uint64_t *key, size_t n);
  * place (l's arrays keep their room), with *scratch (room *cap) grown as
  * needed; 0, or -1 on a limit. */
 int co_lts_normalise(co_mem *cm, co_lts *l, uint64_t **scratch, size_t *cap);
+/* The edges of s labelled a: [*lo, *hi), by binary search on the sorted
+ * labels. */
+void co_lts_labelled(const co_lts *l, uint32_t s, uint32_t a, size_t *lo, size_t *hi);
 
 /* ---- components and actions (components.c) ---- */
 typedef struct co_comps {
@@ -122,17 +125,51 @@ static inline int co_letter_has(const co_letters *L, uint32_t x, uint32_t k)
 tree_t *co_letters_formula(const co_letters *L, const tree_t *formula, const uint32_t *letter_of,
                            uint32_t ntransitions);
 
+/* ---- tables of state tuples (tuples.c) ----
+ * Tuples of width uint32 each, numbered 0, 1, ... in the order they
+ * come; tuple s is tuple[s * width ..].  A counted table stops at -m
+ * (cm->max_states) as a state space does; the lifting searches' are not
+ * counted. */
+typedef struct co_tuples {
+    uint32_t width;
+    int counted;
+    uint32_t *tuple;
+    size_t cap_tuple;
+    uint32_t n;
+    uint32_t *slot;                 /* open addressing: number + 1, 0 empty */
+    size_t nslots;
+} co_tuples;
+
+void co_tuples_init(co_tuples *T, uint32_t width, int counted);
+/* The number of v, added when new (then *added, when added is not NULL);
+ * CO_NONE on a limit (cm->gave_up). */
+uint32_t co_tuples_add(co_mem *cm, co_tuples *T, const uint32_t *v, int *added);
+/* The number of v, CO_NONE when it is not in T. */
+uint32_t co_tuples_find(const co_tuples *T, const uint32_t *v);
+static inline const uint32_t *co_tuples_at(const co_tuples *T, uint32_t s)
+{
+    return T->tuple + (size_t)s * T->width;
+}
+/* Empties T, keeping its room. */
+void co_tuples_clear(co_tuples *T);
+/* Gives back T's room; T stays usable, empty, with its width. */
+void co_tuples_free(co_mem *cm, co_tuples *T);
+
 /* ---- parallel composition (product.c) ----
  * Pairs (x, y) of a's and b's states reachable from (a.init, b.init):
  * label l synchronises when sync[l] (l below nactions), else either side
- * moves alone; every label l below nactions leaves as relabel[l].  pair[]
- * and the table of the product's states stay for lifting runs. */
-typedef struct co_pairs {
-    uint64_t *pair;                 /* per product state: x << 32 | y */
-    uint32_t *slot;                 /* open addressing: state + 1, 0 empty */
-    size_t cap_pair, nslots;
-    uint32_t n;
-} co_pairs;
+ * moves alone; every label l below nactions leaves as relabel[l].  The
+ * table of the product's states (pairs, counted) stays for lifting runs. */
+typedef co_tuples co_pairs;         /* width 2: x, y; zeroed is empty */
+
+static inline uint32_t co_pairs_x(const co_pairs *p, uint32_t s)
+{
+    return p->tuple[2 * (size_t)s];
+}
+static inline uint32_t co_pairs_y(const co_pairs *p, uint32_t s)
+{
+    return p->tuple[2 * (size_t)s + 1];
+}
 
 typedef struct co_progress_fn {
     void (*fn)(void *ctx, uint64_t states, uint64_t edges);
@@ -240,11 +277,8 @@ typedef struct co_network {
     uint32_t nparts, A;
     const uint32_t *action_letter;
     uint32_t *owner_first, *owner_part;     /* per action: the parts that have it */
-    uint32_t *tuple;                        /* state s: tuple[s * nparts ..] */
-    size_t cap_tuple;
-    uint32_t n, init;
-    uint32_t *slot;
-    size_t nslots;
+    co_tuples states;                       /* width nparts */
+    uint32_t init;
     uint64_t *buf;                          /* the steps handed out */
     size_t nbuf, cap_buf;
     uint32_t *cur, *next;
@@ -316,11 +350,8 @@ typedef struct co_snownet {
     uint32_t nparts, width;
     uint32_t *owner_first, *owner;  /* per action: the leaves (1 ..) that have it */
     uint32_t *alone_first, *alone;  /* per letter: actions no component in the snowball has */
-    uint32_t *tuple;
-    size_t cap_tuple;
-    uint32_t n, init;
-    uint32_t *slot;
-    size_t nslots;
+    co_tuples states;               /* width width */
+    uint32_t init;
     uint64_t *buf;
     size_t nbuf, cap_buf;
     uint32_t *cur, *next;

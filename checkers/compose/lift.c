@@ -55,10 +55,8 @@ typedef struct lifter {
     size_t len, cap;
     /* the markings at the starts of the loop's turns, as each component's
      * local state, and a table of them */
-    uint32_t *seen;
-    size_t nseen, cap_seen;
-    uint32_t *slot;
-    size_t nslots;
+    co_tuples seen;             /* width: the components */
+    uint32_t *v;
 } lifter;
 
 /* One abstract step: the first enabled transition of its letter into its
@@ -91,51 +89,20 @@ static int lift_step(lifter *f, const co_abstract_run *ar, size_t step)
     return -1;
 }
 
-static uint64_t hash_locals(const uint32_t *v, uint32_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (uint32_t i = 0; i < n; i++)
-        h = (h ^ v[i]) * 0xff51afd7ed558ccdull;
-    return h ^ (h >> 31);
-}
-
 /* The turn whose start had the current marking, or -1 after recording
- * it as turn nseen; -2 on a limit. */
+ * it as the next turn; -2 on a limit. */
 static int64_t seen_before(lifter *f)
 {
     uint32_t n = f->c->n;
-    if (co_grow(f->cm, &f->seen, &f->cap_seen, (f->nseen + 1) * n, sizeof *f->seen) < 0)
-        return -2;
-    uint32_t *v = f->seen + f->nseen * n;
     for (uint32_t k = 0; k < n; k++)
         for (uint32_t j = f->c->comp_first[k]; j < f->c->comp_first[k + 1]; j++)
             if (f->m[f->c->comp_place[j]])
-                v[k] = j - f->c->comp_first[k];
-    if (2 * (f->nseen + 1) > f->nslots) {
-        size_t ns = f->nslots ? 2 * f->nslots : 64;
-        uint32_t *slot = co_alloc(f->cm, ns, sizeof *slot);
-        if (!slot)
-            return -2;
-        for (size_t i = 0; i < f->nseen; i++) {
-            size_t h = (size_t)hash_locals(f->seen + i * n, n) & (ns - 1);
-            while (slot[h])
-                h = (h + 1) & (ns - 1);
-            slot[h] = (uint32_t)i + 1;
-        }
-        co_free(f->cm, f->slot, f->nslots, sizeof *f->slot);
-        f->slot = slot;
-        f->nslots = ns;
-    }
-    size_t h = (size_t)hash_locals(v, n) & (f->nslots - 1);
-    for (; f->slot[h]; h = (h + 1) & (f->nslots - 1))
-        if (!memcmp(f->seen + (size_t)(f->slot[h] - 1) * n, v, n * sizeof *v))
-            return f->slot[h] - 1;
-    if (f->nseen >= CO_NONE - 1) {
-        f->cm->gave_up = "memory budget exhausted";
+                f->v[k] = j - f->c->comp_first[k];
+    int added;
+    uint32_t turn = co_tuples_add(f->cm, &f->seen, f->v, &added);
+    if (turn == CO_NONE)
         return -2;
-    }
-    f->slot[h] = (uint32_t)++f->nseen;
-    return -1;
+    return added ? -1 : (int64_t)turn;
 }
 
 int co_lift(co_mem *cm, const cnet_t *cn, const co_comps *c, const co_letters *L,
@@ -149,11 +116,13 @@ int co_lift(co_mem *cm, const cnet_t *cn, const co_comps *c, const co_letters *L
     f.L = L;
     f.nodes = nodes;
     f.nnodes = nnodes;
+    co_tuples_init(&f.seen, c->n, 0);
     int rc = -1;
     size_t loop_at = RESULT_NO_LOOP;
     if (!(f.m = co_alloc(cm, cn->nplaces, sizeof *f.m)) ||
         !(f.next = co_alloc(cm, cn->nplaces, sizeof *f.next)) ||
-        !(f.val = co_alloc(cm, nnodes, sizeof *f.val)))
+        !(f.val = co_alloc(cm, nnodes, sizeof *f.val)) ||
+        !(f.v = co_alloc(cm, c->n, sizeof *f.v)))
         goto out;
     memcpy(f.m, cn->initial, cn->nplaces * sizeof *f.m);
     for (size_t i = 0; i < ar->loop_start && i < ar->len; i++)
@@ -186,7 +155,7 @@ out:
     co_free(cm, f.next, cn->nplaces, sizeof *f.next);
     co_free(cm, f.val, nnodes, sizeof *f.val);
     co_free_grown(cm, &f.run, &f.cap, sizeof *f.run);
-    co_free_grown(cm, &f.seen, &f.cap_seen, sizeof *f.seen);
-    co_free(cm, f.slot, f.nslots, sizeof *f.slot);
+    co_free(cm, f.v, c->n, sizeof *f.v);
+    co_tuples_free(cm, &f.seen);
     return rc;
 }

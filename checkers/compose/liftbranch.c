@@ -35,23 +35,12 @@ typedef struct blifter {
     uint32_t *run;
     size_t len, cap;
     /* a search: states as components' local states and the flag */
-    uint32_t *vec;              /* k + 1 each */
-    size_t nvec, cap_vec;
+    co_tuples states;           /* width k + 1 */
     uint32_t *parent, *via;
     size_t cap_parent, cap_via;
-    uint32_t *slot;
-    size_t nslots;
     uint32_t *path;
     size_t cap_path;
 } blifter;
-
-static uint64_t hash_vec(const uint32_t *v, uint32_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (uint32_t i = 0; i < n; i++)
-        h = (h ^ v[i]) * 0xff51afd7ed558ccdull;
-    return h ^ (h >> 31);
-}
 
 static void to_vec(const blifter *f, const nc_count *m, uint32_t flag, uint32_t *v)
 {
@@ -89,43 +78,12 @@ static int in_block(blifter *f, const nc_count *m, uint32_t flag, const uint32_t
  * *added); CO_NONE on a limit. */
 static uint32_t visit(blifter *f, const uint32_t *v, int *added)
 {
-    uint32_t w = f->k + 1;
-    *added = 0;
-    if (2 * (f->nvec + 1) > f->nslots) {
-        size_t ns = f->nslots ? 2 * f->nslots : 256;
-        uint32_t *slot = co_alloc(f->cm, ns, sizeof *slot);
-        if (!slot)
-            return CO_NONE;
-        for (size_t i = 0; i < f->nvec; i++) {
-            size_t h = (size_t)hash_vec(f->vec + i * w, w) & (ns - 1);
-            while (slot[h])
-                h = (h + 1) & (ns - 1);
-            slot[h] = (uint32_t)i + 1;
-        }
-        co_free(f->cm, f->slot, f->nslots, sizeof *f->slot);
-        f->slot = slot;
-        f->nslots = ns;
-    }
-    size_t h = (size_t)hash_vec(v, w) & (f->nslots - 1);
-    for (; f->slot[h]; h = (h + 1) & (f->nslots - 1))
-        if (!memcmp(f->vec + (size_t)(f->slot[h] - 1) * w, v, w * sizeof *v))
-            return f->slot[h] - 1;
-    if (f->nvec >= CO_NONE - 1 ||
-        co_grow(f->cm, &f->vec, &f->cap_vec, (f->nvec + 1) * w, sizeof *f->vec) < 0 ||
-        co_grow(f->cm, &f->parent, &f->cap_parent, f->nvec + 1, sizeof *f->parent) < 0 ||
-        co_grow(f->cm, &f->via, &f->cap_via, f->nvec + 1, sizeof *f->via) < 0)
+    uint32_t id = co_tuples_add(f->cm, &f->states, v, added);
+    if (id == CO_NONE ||
+        co_grow(f->cm, &f->parent, &f->cap_parent, (size_t)id + 1, sizeof *f->parent) < 0 ||
+        co_grow(f->cm, &f->via, &f->cap_via, (size_t)id + 1, sizeof *f->via) < 0)
         return CO_NONE;
-    memcpy(f->vec + f->nvec * w, v, w * sizeof *v);
-    f->slot[h] = (uint32_t)++f->nvec;
-    *added = 1;
-    return (uint32_t)f->nvec - 1;
-}
-
-static void forget(blifter *f)
-{
-    f->nvec = 0;
-    if (f->slot)
-        memset(f->slot, 0, f->nslots * sizeof *f->slot);
+    return id;
 }
 
 /* From the current state, in block from: hidden steps within it, then a
@@ -135,24 +93,24 @@ static int lift_step(blifter *f, co_step_kind kind, const uint32_t *from, const 
                      uint32_t x, uint32_t g)
 {
     const cnet_t *cn = f->cn;
-    uint32_t zero = f->S->L->empty, w = f->k + 1;
+    uint32_t zero = f->S->L->empty;
     uint32_t *v = f->path;   /* room for one vector before the path is used */
     if (!in_block(f, f->m, f->flag, from)) {
         f->cm->gave_up = "a lifted state left its block (a bug)";
         return -1;
     }
-    forget(f);
+    co_tuples_clear(&f->states);
     int added;
     to_vec(f, f->m, f->flag, v);
     if (visit(f, v, &added) == CO_NONE)
         return -1;
     f->parent[0] = CO_NONE;
     uint32_t hit = CO_NONE, hit_t = 0;
-    for (size_t head = 0; head < f->nvec && hit == CO_NONE; head++) {
+    for (size_t head = 0; head < f->states.n && hit == CO_NONE; head++) {
         if (co_tick(f->cm) < 0)
             return -1;
         uint32_t flag;
-        from_vec(f, f->vec + head * w, f->m, &flag);
+        from_vec(f, co_tuples_at(&f->states, (uint32_t)head), f->m, &flag);
         for (uint32_t t = 0; t < cn->ntransitions && hit == CO_NONE; t++) {
             uint32_t xt = f->S->L->trans_letter[t];
             int hidden = xt == zero;
@@ -201,49 +159,23 @@ static int lift_step(blifter *f, co_step_kind kind, const uint32_t *from, const 
         f->run[--at] = f->via[x2];
     f->len += n + 1;
     uint32_t flag;
-    from_vec(f, f->vec + (size_t)hit * w, f->m, &flag);
+    from_vec(f, co_tuples_at(&f->states, hit), f->m, &flag);
     cn_fire(cn, f->m, hit_t);
     f->flag = f->S->L->trans_letter[hit_t] == zero ? 1 : 0;
     return 0;
 }
 
-typedef struct turns {
-    uint32_t *seen;
-    size_t n, cap;
-    uint32_t *slot;
-    size_t nslots;
-} turns;
-
 /* The turn whose start had the current state, or -1 after recording it;
  * -2 on a limit. */
-static int64_t turn_seen(blifter *f, turns *T)
+static int64_t turn_seen(blifter *f, co_tuples *T)
 {
-    uint32_t w = f->k + 1;
-    if (co_grow(f->cm, &T->seen, &T->cap, (T->n + 1) * w, sizeof *T->seen) < 0)
-        return -2;
-    uint32_t *v = T->seen + T->n * w;
+    uint32_t *v = f->path;
     to_vec(f, f->m, f->flag, v);
-    if (2 * (T->n + 1) > T->nslots) {
-        size_t ns = T->nslots ? 2 * T->nslots : 64;
-        uint32_t *slot = co_alloc(f->cm, ns, sizeof *slot);
-        if (!slot)
-            return -2;
-        for (size_t i = 0; i < T->n; i++) {
-            size_t h = (size_t)hash_vec(T->seen + i * w, w) & (ns - 1);
-            while (slot[h])
-                h = (h + 1) & (ns - 1);
-            slot[h] = (uint32_t)i + 1;
-        }
-        co_free(f->cm, T->slot, T->nslots, sizeof *T->slot);
-        T->slot = slot;
-        T->nslots = ns;
-    }
-    size_t h = (size_t)hash_vec(v, w) & (T->nslots - 1);
-    for (; T->slot[h]; h = (h + 1) & (T->nslots - 1))
-        if (!memcmp(T->seen + (size_t)(T->slot[h] - 1) * w, v, w * sizeof *v))
-            return T->slot[h] - 1;
-    T->slot[h] = (uint32_t)++T->n;
-    return -1;
+    int added;
+    uint32_t turn = co_tuples_add(f->cm, T, v, &added);
+    if (turn == CO_NONE)
+        return -2;
+    return added ? -1 : (int64_t)turn;
 }
 
 int co_lift_branching(co_snow *S, const uint32_t *part, uint32_t nparts, const co_bpath *P,
@@ -259,8 +191,9 @@ int co_lift_branching(co_snow *S, const uint32_t *part, uint32_t nparts, const c
     f.part = part;
     f.nparts = nparts;
     f.k = S->C->n;
-    turns T;
-    memset(&T, 0, sizeof T);
+    co_tuples T;
+    co_tuples_init(&T, f.k + 1, 0);
+    co_tuples_init(&f.states, f.k + 1, 0);
     int rc = -1;
     size_t loop_at = RESULT_NO_LOOP, *turn_start = NULL, cap_turn = 0;
     if (!(f.m = co_alloc(cm, cn->nplaces, sizeof *f.m)) ||
@@ -306,13 +239,11 @@ out:
     co_free(cm, f.next, cn->nplaces, sizeof *f.next);
     co_free(cm, f.val, S->nnodes, sizeof *f.val);
     co_free_grown(cm, &f.run, &f.cap, sizeof *f.run);
-    co_free_grown(cm, &f.vec, &f.cap_vec, sizeof *f.vec);
+    co_tuples_free(cm, &f.states);
     co_free_grown(cm, &f.parent, &f.cap_parent, sizeof *f.parent);
     co_free_grown(cm, &f.via, &f.cap_via, sizeof *f.via);
     co_free_grown(cm, &f.path, &f.cap_path, sizeof *f.path);
-    co_free(cm, f.slot, f.nslots, sizeof *f.slot);
-    co_free_grown(cm, &T.seen, &T.cap, sizeof *T.seen);
-    co_free(cm, T.slot, T.nslots, sizeof *T.slot);
+    co_tuples_free(cm, &T);
     co_free_grown(cm, &turn_start, &cap_turn, sizeof *turn_start);
     return rc;
 }

@@ -74,7 +74,7 @@ static uint32_t number(prod *P, uint32_t s, uint32_t q)
 static int load_steps(prod *P, frame *f)
 {
     f->off = P->nsteps;
-    uint32_t s = (uint32_t)(P->states.pair[f->id] >> 32);
+    uint32_t s = co_pairs_x(&P->states, f->id);
     size_t n = 0;
     const uint64_t *buf;
     if (P->sys->steps(P->sys->ctx, s, &buf, &n) < 0)
@@ -91,8 +91,8 @@ static int load_steps(prod *P, frame *f)
 /* The next successor of f: 1 with *to, *acc, *via; 0 none left; -1 limit. */
 static int next_succ(prod *P, frame *f, uint32_t *to, uint64_t *acc, uint64_t *via)
 {
-    uint32_t q = (uint32_t)P->states.pair[f->id];
-    uint32_t s = (uint32_t)(P->states.pair[f->id] >> 32);
+    uint32_t q = co_pairs_y(&P->states, f->id);
+    uint32_t s = co_pairs_x(&P->states, f->id);
     const tgba_state *as = &P->a->states[q];
     for (; f->k < as->nedges; f->k++, f->e = 0) {
         const tgba_edge *ae = &as->edges[f->k];

@@ -78,3 +78,19 @@ int co_lts_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n)
     *n = deg;
     return 0;
 }
+
+void co_lts_labelled(const co_lts *l, uint32_t s, uint32_t a, size_t *lo, size_t *hi)
+{
+    size_t x = l->first[s], z = l->first[s + 1];
+    while (x < z) {
+        size_t mid = x + (z - x) / 2;
+        if (l->lab[mid] < a)
+            x = mid + 1;
+        else
+            z = mid;
+    }
+    *lo = x;
+    while (x < l->first[s + 1] && l->lab[x] == a)
+        x++;
+    *hi = x;
+}

@@ -9,56 +9,15 @@
 
 #include <string.h>
 
-static uint64_t hash_tuple(const uint32_t *v, uint32_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (uint32_t i = 0; i < n; i++)
-        h = (h ^ v[i]) * 0xff51afd7ed558ccdull;
-    return h ^ (h >> 29);
-}
-
-static int grow_table(co_network *W)
-{
-    size_t ns = W->nslots ? 2 * W->nslots : 1024;
-    uint32_t *slot = co_alloc(W->cm, ns, sizeof *slot);
-    if (!slot)
-        return -1;
-    for (uint32_t s = 0; s < W->n; s++) {
-        size_t h = (size_t)hash_tuple(W->tuple + (size_t)s * W->nparts, W->nparts) & (ns - 1);
-        while (slot[h])
-            h = (h + 1) & (ns - 1);
-        slot[h] = s + 1;
-    }
-    co_free(W->cm, W->slot, W->nslots, sizeof *W->slot);
-    W->slot = slot;
-    W->nslots = ns;
-    return 0;
-}
-
 /* The number of tuple v, added when new; CO_NONE on a limit. */
 static uint32_t tuple_number(co_network *W, const uint32_t *v)
 {
-    uint32_t k = W->nparts;
-    if (2 * ((size_t)W->n + 1) > W->nslots && grow_table(W) < 0)
-        return CO_NONE;
-    size_t h = (size_t)hash_tuple(v, k) & (W->nslots - 1);
-    for (; W->slot[h]; h = (h + 1) & (W->nslots - 1))
-        if (!memcmp(W->tuple + (size_t)(W->slot[h] - 1) * k, v, k * sizeof *v))
-            return W->slot[h] - 1;
-    if (W->n >= CO_NONE - 1 || (W->cm->max_states && W->n >= W->cm->max_states)) {
-        W->cm->gave_up = W->n >= CO_NONE - 1 ? "memory budget exhausted" : "state limit reached";
-        return CO_NONE;
-    }
-    if (co_grow(W->cm, &W->tuple, &W->cap_tuple, ((size_t)W->n + 1) * k, sizeof *W->tuple) < 0)
-        return CO_NONE;
-    memcpy(W->tuple + (size_t)W->n * k, v, k * sizeof *v);
-    W->slot[h] = ++W->n;
-    return W->n - 1;
+    return co_tuples_add(W->cm, &W->states, v, NULL);
 }
 
 const uint32_t *co_network_tuple(const co_network *W, uint32_t s)
 {
-    return W->tuple + (size_t)s * W->nparts;
+    return co_tuples_at(&W->states, s);
 }
 
 static int add_step(co_network *W, uint32_t letter, const uint32_t *next)
@@ -71,23 +30,6 @@ static int add_step(co_network *W, uint32_t letter, const uint32_t *next)
     return 0;
 }
 
-/* part i's edges labelled a from state s: [*lo, *hi). */
-static void labelled(const co_lts *l, uint32_t s, uint32_t a, size_t *lo, size_t *hi)
-{
-    size_t x = l->first[s], z = l->first[s + 1];
-    while (x < z) {
-        size_t mid = x + (z - x) / 2;
-        if (l->lab[mid] < a)
-            x = mid + 1;
-        else
-            z = mid;
-    }
-    *lo = x;
-    while (x < l->first[s + 1] && l->lab[x] == a)
-        x++;
-    *hi = x;
-}
-
 /* Every combination of an a-edge of each part that has a, from cur. */
 static int open_steps(co_network *W, uint32_t a)
 {
@@ -95,7 +37,7 @@ static int open_steps(co_network *W, uint32_t a)
     const uint32_t *own = W->owner_part + W->owner_first[a];
     for (uint32_t j = 0; j < no; j++) {
         const co_lts *l = &W->nodes[W->part[own[j]]].l;
-        labelled(l, W->cur[own[j]], a, &W->lo[j], &W->hi[j]);
+        co_lts_labelled(l, W->cur[own[j]], a, &W->lo[j], &W->hi[j]);
         if (W->lo[j] == W->hi[j])
             return 0;
         W->pick[j] = W->lo[j];
@@ -121,7 +63,7 @@ int co_network_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n)
     co_network *W = ctx;
     uint32_t k = W->nparts;
     W->nbuf = 0;
-    memcpy(W->cur, W->tuple + (size_t)s * k, k * sizeof *W->cur);
+    memcpy(W->cur, co_tuples_at(&W->states, s), k * sizeof *W->cur);
     for (uint32_t i = 0; i < k; i++) {
         const co_lts *l = &W->nodes[W->part[i]].l;
         uint32_t x = W->cur[i];
@@ -154,6 +96,7 @@ int co_network_init(co_network *W, co_mem *cm, const co_node *nodes, const uint3
     W->nodes = nodes;
     W->part = part;
     W->nparts = nparts;
+    co_tuples_init(&W->states, nparts, 1);
     W->A = nactions;
     W->action_letter = action_letter;
     size_t room = 0;
@@ -201,8 +144,7 @@ void co_network_free(co_network *W)
     co_free(cm, W->lo, W->nparts, sizeof *W->lo);
     co_free(cm, W->hi, W->nparts, sizeof *W->hi);
     co_free(cm, W->pick, W->nparts, sizeof *W->pick);
-    co_free_grown(cm, &W->tuple, &W->cap_tuple, sizeof *W->tuple);
-    co_free(cm, W->slot, W->nslots, sizeof *W->slot);
+    co_tuples_free(cm, &W->states);
     co_free_grown(cm, &W->buf, &W->cap_buf, sizeof *W->buf);
     memset(W, 0, sizeof *W);
 }

@@ -10,100 +10,24 @@
 
 #define PROGRESS_EVERY 65536u
 
-static uint64_t hash_pair(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k;
-}
-
 uint32_t co_pairs_find(const co_pairs *p, uint32_t x, uint32_t y)
 {
-    if (!p->nslots)
-        return CO_NONE;
-    uint64_t key = (uint64_t)x << 32 | y;
-    for (size_t i = (size_t)hash_pair(key) & (p->nslots - 1);; i = (i + 1) & (p->nslots - 1)) {
-        uint32_t s = p->slot[i];
-        if (!s)
-            return CO_NONE;
-        if (p->pair[s - 1] == key)
-            return s - 1;
-    }
-}
-
-static int rehash(co_mem *cm, co_pairs *p)
-{
-    size_t n = p->nslots ? p->nslots * 2 : 1024;
-    uint32_t *slot = co_alloc(cm, n, sizeof *slot);
-    if (!slot)
-        return -1;
-    for (uint32_t s = 0; s < p->n; s++) {
-        size_t i = (size_t)hash_pair(p->pair[s]) & (n - 1);
-        while (slot[i])
-            i = (i + 1) & (n - 1);
-        slot[i] = s + 1;
-    }
-    co_free(cm, p->slot, p->nslots, sizeof *p->slot);
-    p->slot = slot;
-    p->nslots = n;
-    return 0;
-}
-
-/* The number of pair (x, y), added when new; CO_NONE on a limit. */
-static uint32_t number_of(co_mem *cm, co_pairs *p, uint32_t x, uint32_t y)
-{
-    uint64_t key = (uint64_t)x << 32 | y;
-    size_t i = (size_t)hash_pair(key) & (p->nslots - 1);
-    for (;; i = (i + 1) & (p->nslots - 1)) {
-        uint32_t s = p->slot[i];
-        if (!s)
-            break;
-        if (p->pair[s - 1] == key)
-            return s - 1;
-    }
-    if (p->n >= CO_NONE - 1 || (cm->max_states && p->n >= cm->max_states)) {
-        cm->gave_up = p->n >= CO_NONE - 1 ? "memory budget exhausted" : "state limit reached";
-        return CO_NONE;
-    }
-    if (co_grow(cm, &p->pair, &p->cap_pair, (size_t)p->n + 1, sizeof *p->pair) < 0)
-        return CO_NONE;
-    p->pair[p->n] = key;
-    p->slot[i] = ++p->n;
-    if (2 * (size_t)p->n > p->nslots && rehash(cm, p) < 0)
-        return CO_NONE;
-    return p->n - 1;
+    const uint32_t v[2] = {x, y};
+    return p->width ? co_tuples_find(p, v) : CO_NONE;
 }
 
 uint32_t co_pairs_add(co_mem *cm, co_pairs *p, uint32_t x, uint32_t y)
 {
-    if (!p->nslots && rehash(cm, p) < 0)
-        return CO_NONE;
-    return number_of(cm, p, x, y);
+    const uint32_t v[2] = {x, y};
+    if (!p->width)
+        co_tuples_init(p, 2, 1);
+    return co_tuples_add(cm, p, v, NULL);
 }
 
 void co_pairs_free(co_mem *cm, co_pairs *p)
 {
-    co_free_grown(cm, &p->pair, &p->cap_pair, sizeof *p->pair);
-    co_free(cm, p->slot, p->nslots, sizeof *p->slot);
+    co_tuples_free(cm, p);
     memset(p, 0, sizeof *p);
-}
-
-/* b's edges from y labelled l: [*lo, *hi). */
-static void edges_labelled(const co_lts *b, uint32_t y, uint32_t l, size_t *lo, size_t *hi)
-{
-    size_t a = b->first[y], z = b->first[y + 1];
-    while (a < z) {
-        size_t mid = a + (z - a) / 2;
-        if (b->lab[mid] < l)
-            a = mid + 1;
-        else
-            z = mid;
-    }
-    *lo = a;
-    while (a < b->first[y + 1] && b->lab[a] == l)
-        a++;
-    *hi = a;
 }
 
 int co_product(co_mem *cm, const co_lts *a, const co_lts *b, uint32_t nactions,
@@ -115,14 +39,14 @@ int co_product(co_mem *cm, const co_lts *a, const co_lts *b, uint32_t nactions,
     uint64_t *keys = NULL;
     size_t ckeys = 0, cfirst = 0, clab = 0, cdst = 0;
     int rc = -1;
-    if (rehash(cm, pairs) < 0 || number_of(cm, pairs, a->init, b->init) == CO_NONE)
+    if (co_pairs_add(cm, pairs, a->init, b->init) == CO_NONE)
         goto out;
     for (uint32_t s = 0; s < pairs->n; s++) {
         if (co_tick(cm) < 0)
             goto out;
         if (progress && progress->fn && s % PROGRESS_EVERY == PROGRESS_EVERY - 1)
             progress->fn(progress->ctx, pairs->n, out->nedges);
-        uint32_t x = (uint32_t)(pairs->pair[s] >> 32), y = (uint32_t)pairs->pair[s];
+        uint32_t x = co_pairs_x(pairs, s), y = co_pairs_y(pairs, s);
         size_t nk = 0;
         size_t room = (size_t)(a->first[x + 1] - a->first[x]) + (b->first[y + 1] - b->first[y]);
         if (co_grow(cm, &keys, &ckeys, room, sizeof *keys) < 0)
@@ -131,17 +55,17 @@ int co_product(co_mem *cm, const co_lts *a, const co_lts *b, uint32_t nactions,
             uint32_t l = a->lab[e];
             if (l < nactions && sync[l]) {
                 size_t lo, hi;
-                edges_labelled(b, y, l, &lo, &hi);
+                co_lts_labelled(b, y, l, &lo, &hi);
                 if (co_grow(cm, &keys, &ckeys, nk + (hi - lo) + room, sizeof *keys) < 0)
                     goto out;
                 for (size_t f = lo; f < hi; f++) {
-                    uint32_t d = number_of(cm, pairs, a->dst[e], b->dst[f]);
+                    uint32_t d = co_pairs_add(cm, pairs, a->dst[e], b->dst[f]);
                     if (d == CO_NONE)
                         goto out;
                     keys[nk++] = (uint64_t)relabel[l] << 32 | d;
                 }
             } else {
-                uint32_t d = number_of(cm, pairs, a->dst[e], y);
+                uint32_t d = co_pairs_add(cm, pairs, a->dst[e], y);
                 if (d == CO_NONE)
                     goto out;
                 keys[nk++] = (uint64_t)(l < nactions ? relabel[l] : l) << 32 | d;
@@ -151,7 +75,7 @@ int co_product(co_mem *cm, const co_lts *a, const co_lts *b, uint32_t nactions,
             uint32_t l = b->lab[f];
             if (l < nactions && sync[l])
                 continue;
-            uint32_t d = number_of(cm, pairs, x, b->dst[f]);
+            uint32_t d = co_pairs_add(cm, pairs, x, b->dst[f]);
             if (d == CO_NONE)
                 goto out;
             keys[nk++] = (uint64_t)(l < nactions ? relabel[l] : l) << 32 | d;

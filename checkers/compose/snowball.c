@@ -175,7 +175,7 @@ static int join(co_snow *S, const co_lts *F, const co_lts *Q, const uint8_t *has
     for (uint32_t s = 0; s < pairs->n; s++) {
         if (co_tick(cm) < 0)
             goto out;
-        uint32_t x = (uint32_t)(pairs->pair[s] >> 32), y = (uint32_t)pairs->pair[s];
+        uint32_t x = co_pairs_x(pairs, s), y = co_pairs_y(pairs, s);
         size_t nk = 0;
         for (uint32_t e = F->first[x]; e < F->first[x + 1]; e++) {
             uint32_t lab = F->lab[e];
@@ -381,10 +381,10 @@ static int explore_rest(co_snow *S, uint32_t F, const uint8_t *joined, const tre
         memset(&P, 0, sizeof P);
         size_t len = lasso.len ? lasso.len : 1;
         int ok = (P.step = co_alloc(cm, len, sizeof *P.step)) &&
-                 (P.tuple = co_alloc(cm, ((size_t)W.n ? W.n : 1) * nparts, sizeof *P.tuple));
+                 (P.tuple = co_alloc(cm, ((size_t)W.states.n ? W.states.n : 1) * nparts, sizeof *P.tuple));
         if (ok) {
-            P.ntuples = W.n;
-            for (uint32_t q = 0; q < W.n; q++)
+            P.ntuples = W.states.n;
+            for (uint32_t q = 0; q < W.states.n; q++)
                 memcpy(P.tuple + (size_t)q * nparts, co_snownet_tuple(&W, q),
                        nparts * sizeof *P.tuple);
             P.len = lasso.len;

@@ -16,55 +16,15 @@
 #define OUT_BASE(A) (2 * (A) + 1)
 #define ALONE_BASE(A, L) (2 * (A) + 1 + 2 * (L))
 
-static uint64_t hash_tuple(const uint32_t *v, uint32_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (uint32_t i = 0; i < n; i++)
-        h = (h ^ v[i]) * 0xff51afd7ed558ccdull;
-    return h ^ (h >> 29);
-}
-
-static int grow_table(co_snownet *W)
-{
-    size_t ns = W->nslots ? 2 * W->nslots : 1024;
-    uint32_t *slot = co_alloc(W->cm, ns, sizeof *slot);
-    if (!slot)
-        return -1;
-    for (uint32_t s = 0; s < W->n; s++) {
-        size_t h = (size_t)hash_tuple(W->tuple + (size_t)s * W->width, W->width) & (ns - 1);
-        while (slot[h])
-            h = (h + 1) & (ns - 1);
-        slot[h] = s + 1;
-    }
-    co_free(W->cm, W->slot, W->nslots, sizeof *W->slot);
-    W->slot = slot;
-    W->nslots = ns;
-    return 0;
-}
-
+/* The number of tuple v, added when new; CO_NONE on a limit. */
 static uint32_t number(co_snownet *W, const uint32_t *v)
 {
-    uint32_t w = W->width;
-    if (2 * ((size_t)W->n + 1) > W->nslots && grow_table(W) < 0)
-        return CO_NONE;
-    size_t h = (size_t)hash_tuple(v, w) & (W->nslots - 1);
-    for (; W->slot[h]; h = (h + 1) & (W->nslots - 1))
-        if (!memcmp(W->tuple + (size_t)(W->slot[h] - 1) * w, v, w * sizeof *v))
-            return W->slot[h] - 1;
-    if (W->n >= CO_NONE - 1 || (W->cm->max_states && W->n >= W->cm->max_states)) {
-        W->cm->gave_up = W->n >= CO_NONE - 1 ? "memory budget exhausted" : "state limit reached";
-        return CO_NONE;
-    }
-    if (co_grow(W->cm, &W->tuple, &W->cap_tuple, ((size_t)W->n + 1) * w, sizeof *W->tuple) < 0)
-        return CO_NONE;
-    memcpy(W->tuple + (size_t)W->n * w, v, w * sizeof *v);
-    W->slot[h] = ++W->n;
-    return W->n - 1;
+    return co_tuples_add(W->cm, &W->states, v, NULL);
 }
 
 const uint32_t *co_snownet_tuple(const co_snownet *W, uint32_t s)
 {
-    return W->tuple + (size_t)s * W->width;
+    return co_tuples_at(&W->states, s);
 }
 
 /* A step of letter x with flag g into W->next: (v, 1) through its own
@@ -92,23 +52,6 @@ static int add_step(co_snownet *W, uint32_t x, uint32_t g)
     return 0;
 }
 
-/* part i's (a leaf's) edges labelled a from state s: [*lo, *hi). */
-static void labelled(const co_lts *l, uint32_t s, uint32_t a, size_t *lo, size_t *hi)
-{
-    size_t x = l->first[s], z = l->first[s + 1];
-    while (x < z) {
-        size_t mid = x + (z - x) / 2;
-        if (l->lab[mid] < a)
-            x = mid + 1;
-        else
-            z = mid;
-    }
-    *lo = x;
-    while (x < l->first[s + 1] && l->lab[x] == a)
-        x++;
-    *hi = x;
-}
-
 /* The snowball's edge to fdst with flag g, with every combination of an
  * a-edge of the other parts that have a. */
 static int closed_steps(co_snownet *W, uint32_t a, uint32_t fdst, uint32_t g)
@@ -117,7 +60,7 @@ static int closed_steps(co_snownet *W, uint32_t a, uint32_t fdst, uint32_t g)
     const uint32_t *own = W->owner + W->owner_first[a];
     for (uint32_t j = 0; j < no; j++) {
         const co_lts *l = &W->S->nodes[W->part[own[j]]].l;
-        labelled(l, W->cur[own[j]], a, &W->lo[j], &W->hi[j]);
+        co_lts_labelled(l, W->cur[own[j]], a, &W->lo[j], &W->hi[j]);
         if (W->lo[j] == W->hi[j])
             return 0;
         W->pick[j] = W->lo[j];
@@ -145,7 +88,7 @@ int co_snownet_steps(void *ctx, uint32_t s, const uint64_t **steps, size_t *n)
     co_snow *S = W->S;
     uint32_t A = S->A, NL = S->L->nletters;
     W->nbuf = 0;
-    memcpy(W->cur, W->tuple + (size_t)s * W->width, W->width * sizeof *W->cur);
+    memcpy(W->cur, co_tuples_at(&W->states, s), W->width * sizeof *W->cur);
     uint32_t pending = W->cur[W->width - 1];
     if (pending) {
         /* (v, 1) after its 0: v into the tuple itself */
@@ -194,6 +137,7 @@ int co_snownet_init(co_snownet *W, co_snow *S, co_mem *cm, const uint32_t *part,
     W->part = part;
     W->nparts = nparts;
     W->width = nparts + 1;
+    co_tuples_init(&W->states, W->width, 1);
     const co_comps *C = S->C;
     uint32_t A = S->A, NL = S->L->nletters;
     /* per action: the parts (1 ..) that have it; per letter: the actions
@@ -258,8 +202,7 @@ void co_snownet_free(co_snownet *W)
     co_free(cm, W->lo, W->nparts, sizeof *W->lo);
     co_free(cm, W->hi, W->nparts, sizeof *W->hi);
     co_free(cm, W->pick, W->nparts, sizeof *W->pick);
-    co_free_grown(cm, &W->tuple, &W->cap_tuple, sizeof *W->tuple);
-    co_free(cm, W->slot, W->nslots, sizeof *W->slot);
+    co_tuples_free(cm, &W->states);
     co_free_grown(cm, &W->buf, &W->cap_buf, sizeof *W->buf);
     memset(W, 0, sizeof *W);
 }

@@ -271,13 +271,13 @@ typedef struct tally {
 } tally;
 
 static const compose_tuning tunings[] = {
-    { (uint64_t)1 << 17, (uint64_t)1 << 16, (uint64_t)1 << 20 },   /* the default */
-    { 0, UINT64_MAX, 0 },       /* everything composed, no first look */
-    { 0, 0, 0 },                /* nothing composed: the components explored */
-    { 0, 6, 0 },                /* some composed, the rest explored */
-    { 4, UINT64_MAX, 0 },       /* a first look too short to answer, then all */
-    { 0, 0, UINT64_MAX },       /* without X: the snowball, unnamed steps hidden */
-    { 0, 0, 12 },               /* the snowball stopped early, the rest explored with it */
+    { (uint64_t)1 << 17, (uint64_t)1 << 16, (uint64_t)1 << 20, 0 },   /* the default, composing alone */
+    { 0, UINT64_MAX, 0, 0 },       /* everything composed, no first look */
+    { 0, 0, 0, 0 },                /* nothing composed: the components explored */
+    { 0, 6, 0, 0 },                /* some composed, the rest explored */
+    { 4, UINT64_MAX, 0, 0 },       /* a first look too short to answer, then all */
+    { 0, 0, UINT64_MAX, 0 },       /* without X: the snowball, unnamed steps hidden */
+    { 0, 0, 12, 0 },               /* the snowball stopped early, the rest explored with it */
 };
 #define NTUNINGS (sizeof tunings / sizeof tunings[0])
 
@@ -723,7 +723,7 @@ static void check_limits(void)
                                                 tree_unary(T_X, tree_unary(T_NOT, atom(net, name)))));
         f = f ? tree_binary(T_AND, f, g) : g;
     }
-    static const compose_tuning all = { 0, UINT64_MAX, 0 }, none = { 0, 0, 0 };
+    static const compose_tuning all = { 0, UINT64_MAX, 0, 0 }, none = { 0, 0, 0, 0 };
     struct {
         const char *what, *reason;
         double seconds;
@@ -776,11 +776,27 @@ static void check_limits(void)
     nc_create_arc(two, NC_ARC_PT, 0, (uint32_t)t, 1, 0);
     nc_create_arc(two, NC_ARC_TP, 1, (uint32_t)t, 1, 0);
     uint32_t tt = 0;
-    tree_t *g = tree_unary(T_F, tree_action(&tt, 1));
+    tree_t *g = tree_unary(T_G, tree_unary(T_NOT, tree_action(&tt, 1)));
+    compose_tuning alone = compose_default_tuning;
+    alone.stubborn_after = 0;
+    check_options fin = opt;
+    fin.ltl_infinite_only = 0;
     result_init(&r);
-    compose_run(nc_compile(two), g, KIND_LTL, &opt, &r);
+    compose_run_tuned(nc_compile(two), g, KIND_LTL, &fin, &alone, &r);
     CHECK(r.answer == ANSWER_UNKNOWN && !strncmp(r.reason, "compose: ", 9),
           "a place of two tokens: UNKNOWN with the reason (got \"%s\")", r.reason);
+    result_clear(&r);
+    /* the checker as users pick it: what composing cannot take, the
+     * stubborn search of the net answers, with a run of the net (t t,
+     * then the deadlock repeating) */
+    result_init(&r);
+    compose_run(nc_compile(two), g, KIND_LTL, &fin, &r);
+    CHECK(r.answer == ANSWER_NO && r.role == RUN_COUNTEREXAMPLE && r.run_len == 2 &&
+              r.run[0] == (uint32_t)t && r.run[1] == (uint32_t)t && r.loop_start == 2 &&
+              strstr(r.techniques, "COMPOSITIONAL"),
+          "a place of two tokens, G !t with finite runs repeating: NO by the stubborn search "
+          "after composing refused, run t t (got %d, %zu steps, loop at %zu, \"%s\", %s)",
+          r.answer, r.run_len, r.loop_start, r.reason, r.techniques);
     result_clear(&r);
     tree_free(g);
     nc_free_net(two);
@@ -814,8 +830,8 @@ static void check_published(void)
         SKIP("the published RERS answers: %s is absent", dir);
         return;
     }
-    static const compose_tuning two[] = { { 0, UINT64_MAX, 0 }, { 0, 6, 0 },
-                                           { 0, 0, UINT64_MAX }, { 0, 0, 300 } };
+    static const compose_tuning two[] = { { 0, UINT64_MAX, 0, 0 }, { 0, 6, 0, 0 },
+                                           { 0, 0, UINT64_MAX, 0 }, { 0, 0, 300, 0 } };
     static const char *const systems[] = {
         "handmade/toy.dot", "handmade/toy-properties-with-solution.txt",
         "rers2016/problem101.dot", "rers2016/problem101-properties-with-solution.txt",
