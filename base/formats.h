@@ -47,8 +47,13 @@ typedef struct checker_type {
      * checkpoints: the unfold checker ended 46 s past a 120 s limit on
      * Railroad-PT-010), so the commands
      * run it in a child process they kill at the deadline
-     * (engine/fence.h, cmd/checkerrun.h) */
+     * (engine/fence.h, cmd/checkerrun.h); FENCE_MEMORY also limits the
+     * child's address space to the budget's bytes, for a library whose
+     * allocations the budget cannot count (CaDiCaL) */
     int fenced;
 } checker_type;
+
+#define FENCE_TIME 1
+#define FENCE_MEMORY 2
 
 #endif

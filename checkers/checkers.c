@@ -37,14 +37,14 @@ static const checker_type checkers[] = {
      "number of bits from its proven bound, one-hot groups one number; witnesses are "
      "shortest runs, from breadth-first layers walked back; CTL by fixpoints on the "
      "reachable set (no run)",
-     "bounded place/transition nets (every place needs a proven bound; else UNKNOWN)", 1},
+     "bounded place/transition nets (every place needs a proven bound; else UNKNOWN)", FENCE_TIME},
     {"unfold", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), unfold_accepts, unfold_run,
      "complete finite prefix of the unfolding (Esparza, Roemer, Vogler's order; possible "
      "extensions from the concurrency relation), deadlock and reachability decided over its "
      "configurations by a SAT solver (CaDiCaL); the configuration found, linearised, is the "
      "witness",
      "safe place/transition nets (every place proven 1-bounded; else UNKNOWN); gains most on "
-     "many loosely coupled processes", 1},
+     "many loosely coupled processes", FENCE_MEMORY},
     {"dist", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), dist_accepts, dist_check,
      "distributed explicit-state search over MPI (mpirun -np N mck check --mpi): markings "
      "partitioned by hash over the ranks, breadth-first in synchronous levels; witnesses are "

@@ -25,7 +25,7 @@ void checker_run(const checker_type *chk, const cnet_t *cn, const tree_t *formul
     }
     double start = mono_now();
     call c = {chk, cn, formula, kind, opt};
-    fence_run(opt->budget, work, &c, res);
+    fence_run(opt->budget, chk->fenced == FENCE_MEMORY ? opt->budget->bytes : 0, work, &c, res);
     if (res->answer == ANSWER_UNKNOWN && !res->seconds)
         res->seconds = mono_now() - start;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,7 +98,39 @@ static int unpack(const inbox *in, result_t *res)
     return 0;
 }
 
-void fence_run(const budget_t *budget, fence_work work, void *ctx, result_t *res)
+int fence_limit_memory(size_t bytes)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    int got = f && fscanf(f, "%lu", &pages) == 1;
+    if (f)
+        fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    if (!got || page <= 0 || pages > SIZE_MAX / (unsigned long)page)
+        return -1;
+    size_t now = (size_t)pages * (size_t)page;
+    rlim_t cap = bytes > SIZE_MAX - now ? RLIM_INFINITY : (rlim_t)(now + bytes);
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_max != RLIM_INFINITY && cap > lim.rlim_max)
+        cap = lim.rlim_max;
+    lim.rlim_cur = cap;
+    return setrlimit(RLIMIT_AS, &lim);
+}
+
+void fence_ended_why(int status, size_t memory, char *why, size_t len)
+{
+    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    if (memory && (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS))
+        snprintf(why, len, "memory limit: the checker's process died (signal %d) under its "
+                 "limit of %zu MiB", sig, memory >> 20);
+    else if (sig)
+        snprintf(why, len, "the checker's process was killed (signal %d)", sig);
+    else
+        snprintf(why, len, "the checker's process ended without a result");
+}
+
+void fence_run(const budget_t *budget, size_t memory, fence_work work, void *ctx,
+               result_t *res)
 {
     int fd[2];
     if (pipe(fd) < 0) {
@@ -118,6 +151,8 @@ void fence_run(const budget_t *budget, fence_work work, void *ctx, result_t *res
         if (getppid() != parent)
             _exit(1);
         close(fd[0]);
+        if (memory)
+            fence_limit_memory(memory);
         child_side(fd[1], work, ctx, res);
     }
     close(fd[1]);
@@ -151,8 +186,10 @@ void fence_run(const budget_t *budget, fence_work work, void *ctx, result_t *res
         ;
     if (stopped)
         result_unknown(res, *budget->interrupted ? "interrupted" : "time limit reached");
-    else if (broken || unpack(&in, res) < 0)
-        result_unknown(res, WIFSIGNALED(status) ? "the checker's process was killed"
-                                                : "the checker's process ended without a result");
+    else if (broken || unpack(&in, res) < 0) {
+        char why[160];
+        fence_ended_why(status, memory, why, sizeof why);
+        result_unknown(res, why);
+    }
     free(in.buf);
 }

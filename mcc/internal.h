@@ -151,12 +151,17 @@ int mcc_ltl(mcc_run *r, const char *path);       /* ltl.c: LTLCardinality, LTLFi
  * started); it answers through the same functions, and
  * a value is printed by whichever process claims it first. */
 int mcc_portfolio_start(mcc_run *r, const char *path, int ltl, size_t values);
-/* part(r) in a child process that is killed at the budget's deadline
- * (or on an interrupt), for work whose single steps may not stop in time;
- * this process waits.  Returns part's result, or when the child was
- * stopped the number of the n values it left unprinted.  In this process
- * with --xml or --json, or when a second process already runs. */
-int mcc_portfolio_fence(mcc_run *r, int (*part)(mcc_run *), size_t n);
+/* part(ctx) in a child process that is killed at stage's deadline (or
+ * on an interrupt), for work whose single steps may not stop in time; this
+ * process waits.  limit_memory: the child's address space may grow by
+ * stage's bytes only (engine/fence.h), for a library the budget cannot
+ * count.  What the child answers is claimed on the portfolio's page (its
+ * own when no second process runs), so mcc_portfolio_answered tells it
+ * here.  Returns part's result, or when the child was stopped the number
+ * of the n values it left unprinted.  In this process with --xml or
+ * --json. */
+int mcc_portfolio_fence(const mcc_run *r, const budget_t *stage, int limit_memory,
+                        int (*part)(void *), void *ctx, size_t n);
 /* After the examination: waits for the second process while values are
  * open and time is left, then stops it.  Returns how many values the
  * two answered between them. */

@@ -36,6 +36,7 @@
  * deadline; what it printed stays printed. */
 #define _GNU_SOURCE /* prctl */
 #include "checkers/symbolic.h"
+#include "engine/fence.h"
 #include "formula/mccxml.h"
 #include "mcc/internal.h"
 
@@ -353,71 +354,91 @@ static size_t printed_total(void)
     return printed;
 }
 
-/* Waits for the child until it ends, every value is printed, or the
- * budget's time is up or it is interrupted; then it is gone. */
-static void wait_child(mcc_run *r, int *status)
+/* Waits for pid until it ends, all values are printed (0: not a reason),
+ * or b's time is up or it is interrupted; then it is gone. */
+static void wait_for(pid_t pid, const budget_t *b, size_t all, int *status)
 {
-    while (waitpid(child, status, WNOHANG) == 0) {
-        if (printed_total() >= values || budget_expired(r->budget) ||
-            *r->budget->interrupted) {
-            kill(child, SIGKILL);
-            waitpid(child, status, 0);
+    while (waitpid(pid, status, WNOHANG) == 0) {
+        if ((all && printed_total() >= all) || budget_expired(b) || *b->interrupted) {
+            kill(pid, SIGKILL);
+            waitpid(pid, status, 0);
             break;
         }
         usleep(20000);
     }
+}
+
+static void wait_child(mcc_run *r, int *status)
+{
+    wait_for(child, r->budget, values, status);
     child = -1;
 }
 
-int mcc_portfolio_fence(mcc_run *r, int (*part)(mcc_run *), size_t n)
+/* The page the fenced child claims its answers on: the portfolio's when
+ * one runs (its second process then sees them too), else one of its own,
+ * kept until mcc_portfolio_finish so that the answers stay claimed. */
+static int fence_page(void)
 {
-    if (mcc_runs_wanted() || shared)
-        return part(r);
-    values = n;
+    if (shared)
+        return 0;
     shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
                   0);
-    int fd[2] = {-1, -1};
-    if (shared == MAP_FAILED || pipe(fd) < 0) {
-        if (shared != MAP_FAILED)
-            munmap(shared, sizeof *shared);
+    if (shared == MAP_FAILED) {
         shared = NULL;
-        return part(r);
+        return -1;
     }
     memset(shared, 0, sizeof *shared);
+    return 0;
+}
+
+int mcc_portfolio_fence(const mcc_run *r, const budget_t *stage, int limit_memory,
+                        int (*part)(void *), void *ctx, size_t n)
+{
+    if (mcc_runs_wanted())
+        return part(ctx);
+    int fd[2] = {-1, -1};
+    if (fence_page() < 0 || pipe(fd) < 0)
+        return part(ctx);
+    size_t printed_before = printed_total();
     fflush(NULL);
     pid_t parent = getpid();
-    child = fork();
-    if (child < 0) {
+    pid_t pid = fork();
+    if (pid < 0) {
         close(fd[0]);
         close(fd[1]);
-        munmap(shared, sizeof *shared);
-        shared = NULL;
-        child = -1;
-        return part(r);
+        return part(ctx);
     }
-    if (child == 0) {
+    if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(0);
         close(fd[0]);
-        int left = part(r);
+        if (limit_memory)
+            fence_limit_memory(stage->bytes);
+        int left = part(ctx);
         fflush(NULL);
         ssize_t w = write(fd[1], &left, sizeof left);
         _exit(w == (ssize_t)sizeof left ? 0 : 1);
     }
     close(fd[1]);
     int status = 0;
-    wait_child(r, &status);
+    wait_for(pid, stage, 0, &status);
     int left = -2;
     ssize_t got = read(fd[0], &left, sizeof left);
     close(fd[0]);
     if (got != (ssize_t)sizeof left) {
         /* stopped before it could say: what it did not print is open */
-        size_t printed = printed_total();
+        size_t printed = printed_total() - printed_before;
         left = printed >= n ? 0 : (int)(n - printed);
-        if (r->verbose)
-            fprintf(stderr, "mck mcc: %s: the fenced part was stopped at the deadline\n",
-                    r->exam);
+        if (r->verbose && budget_expired(stage)) {
+            fprintf(stderr, "mck mcc: %s: the fenced part was %s\n", r->exam,
+                    *stage->interrupted ? "interrupted" : "stopped at the deadline");
+        } else if (r->verbose) {
+            char why[160];
+            fence_ended_why(status, limit_memory ? stage->bytes : 0, why, sizeof why);
+            fprintf(stderr, "mck mcc: %s: the fenced part ended without its result: %s\n",
+                    r->exam, why);
+        }
     }
     return left;
 }

@@ -37,8 +37,9 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
 /* The four values from the reachable set as a diagram; the number left
  * unanswered, or -1: the diagrams could not start (a place without a
  * proven bound, ...). */
-static int symbolic_state_space(mcc_run *r)
+static int symbolic_state_space(void *ctx)
 {
+    mcc_run *r = ctx;
     char why[160];
     budget_t diagrams = budget_carve(r->budget, CARVE_MCC_STATESPACE_SYMBOLIC);
     sym_t *s = symbolic_open(r->cn, &diagrams, why, sizeof why);
@@ -122,7 +123,7 @@ int mcc_state_space(mcc_run *r)
         return e < 0 ? 4 : 0;
     /* in a child that is killed at the deadline: one operation on the
      * diagrams can run seconds past it (mcc_portfolio_fence) */
-    int left = mcc_portfolio_fence(r, symbolic_state_space, 4);
+    int left = mcc_portfolio_fence(r, r->budget, 0, symbolic_state_space, r, 4);
     if (left >= 0 || *r->budget->interrupted)
         return left >= 0 ? left : 4;
     return explicit_state_space(r, CARVE_MCC_STATESPACE_EXPLICIT_AGAIN) == 0 ? 0 : 4;

@@ -9,6 +9,7 @@
  * explode. */
 #include "engine/unfold/configsat.h"
 #include "engine/unfold/prefix.h"
+#include "mcc/internal.h"
 #include "mcc/prepass.h"
 
 #include <stdio.h>
@@ -52,6 +53,68 @@ static int decide(const unf_prefix *u, unf_sat *sat, mcc_query *q, const budget_
     return 0;
 }
 
+/* What the fenced child needs (mcc_portfolio_fence). */
+typedef struct reach_work {
+    const mcc_run *r;
+    mcc_query *const *open;
+    size_t n, reach;
+    budget_t *b;
+} reach_work;
+
+static int decide_reach(void *ctx)
+{
+    const reach_work *w = ctx;
+    const mcc_run *r = w->r;
+    budget_t b = *w->b;
+    char why[160];
+    if (!unf_proven_safe(r->cn, &b, why, sizeof why)) {
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: unfolding: %s\n", why);
+        return (int)w->reach;
+    }
+    budget_t prefix_budget = budget_carve(&b, CARVE_UNFOLD_PREFIX);
+    check_options opt;
+    mcc_search_options(r, &prefix_budget, &opt);
+    opt.progress = 0;
+    unf_prefix *u = unf_build(r->cn, &opt, why, sizeof why);
+    if (!u) {
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: unfolding: %s\n", why);
+        return (int)w->reach;
+    }
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: unfolding: prefix of %zu events (%zu cut-offs), %zu "
+                "conditions\n", u->nev, u->ncutoffs, u->nco);
+    unf_sat *sat = unf_sat_new(u, why, sizeof why);
+    /* each query an equal part of the time left, so that one hard query
+     * leaves the others theirs */
+    size_t left = w->reach, open_left = 0;
+    for (size_t i = 0; sat && i < w->n && left; i++) {
+        mcc_query *q = w->open[i];
+        if (q->decided || q->cls != MCC_REACH)
+            continue;
+        budget_t part = b;
+        double now = mcc_now();
+        if (b.deadline > 0)
+            part.deadline = now + (b.deadline - now) / (double)left;
+        left--;
+        if (mcc_portfolio_answered(q->id))
+            continue;
+        int stop = decide(u, sat, q, &part, r->verbose) < 0 || budget_expired(&b);
+        open_left += !q->decided;
+        if (stop)
+            break;
+    }
+    unf_sat_free(sat);
+    unf_free(u);
+    return (int)(open_left + left);
+}
+
+/* The prefix and the solver run in a child (mcc_portfolio_fence): CaDiCaL
+ * reads the clock only at its own checkpoints (the unfold checker ran 46 s
+ * past a 120 s limit on Railroad-PT-010), and its clauses are not counted
+ * by the budget, so the child is killed at the deadline and may map no
+ * more than the carve's bytes. */
 void mcc_decide_unfolding(const mcc_run *r, mcc_query *const *open, size_t n, double deadline)
 {
     size_t reach = 0;
@@ -63,57 +126,32 @@ void mcc_decide_unfolding(const mcc_run *r, mcc_query *const *open, size_t n, do
     budget_t b = budget_carve(r->budget, CARVE_MCC_UNFOLD_REACH);
     if (deadline > 0 && (b.deadline == 0 || deadline < b.deadline))
         b.deadline = deadline;
-    char why[160];
-    if (!unf_proven_safe(r->cn, &b, why, sizeof why)) {
-        if (r->verbose)
-            fprintf(stderr, "mck mcc: unfolding: %s\n", why);
-        return;
-    }
-    budget_t prefix_budget = budget_carve(&b, CARVE_UNFOLD_PREFIX);
-    check_options opt;
-    mcc_search_options(r, &prefix_budget, &opt);
-    opt.progress = 0;
-    unf_prefix *u = unf_build(r->cn, &opt, why, sizeof why);
-    if (!u) {
-        if (r->verbose)
-            fprintf(stderr, "mck mcc: unfolding: %s\n", why);
-        return;
-    }
-    if (r->verbose)
-        fprintf(stderr, "mck mcc: unfolding: prefix of %zu events (%zu cut-offs), %zu "
-                "conditions\n", u->nev, u->ncutoffs, u->nco);
-    unf_sat *sat = unf_sat_new(u, why, sizeof why);
-    /* each query an equal part of the time left, so that one hard query
-     * leaves the others theirs */
-    size_t left = reach;
-    for (size_t i = 0; sat && i < n && left; i++) {
-        mcc_query *q = open[i];
-        if (q->decided || q->cls != MCC_REACH)
-            continue;
-        budget_t part = b;
-        double now = mcc_now();
-        if (b.deadline > 0)
-            part.deadline = now + (b.deadline - now) / (double)left;
-        left--;
-        if (mcc_portfolio_answered(q->id))
-            continue;
-        if (decide(u, sat, q, &part, r->verbose) < 0 || budget_expired(&b))
-            break;
-    }
-    unf_sat_free(sat);
-    unf_free(u);
+    reach_work w = {r, open, n, reach, &b};
+    mcc_portfolio_fence(r, &b, 1, decide_reach, &w, reach);
+    /* the child's answers were claimed on the shared page */
+    for (size_t i = 0; i < n; i++)
+        if (!open[i]->decided && open[i]->cls == MCC_REACH && mcc_portfolio_answered(open[i]->id))
+            open[i]->decided = 1;
 }
 
-int mcc_unfold_deadlock(const mcc_run *r, const char *id)
+typedef struct deadlock_work {
+    const mcc_run *r;
+    const char *id;
+    budget_t *b;
+} deadlock_work;
+
+/* 0 when it printed the answer, 1 when it is left open. */
+static int decide_deadlock(void *ctx)
 {
-    if (r->st.initial_unsafe)
-        return 0;
-    budget_t b = budget_carve(r->budget, CARVE_MCC_UNFOLD_DEADLOCK);
+    const deadlock_work *w = ctx;
+    const mcc_run *r = w->r;
+    const char *id = w->id;
+    budget_t b = *w->b;
     char why[160];
     if (!unf_proven_safe(r->cn, &b, why, sizeof why)) {
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: unfolding: %s\n", id, why);
-        return 0;
+        return 1;
     }
     budget_t prefix_budget = budget_carve(&b, CARVE_UNFOLD_PREFIX);
     check_options opt;
@@ -123,7 +161,7 @@ int mcc_unfold_deadlock(const mcc_run *r, const char *id)
     if (!u) {
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: unfolding: %s\n", id, why);
-        return 0;
+        return 1;
     }
     uint32_t *events = NULL;
     size_t n = 0;
@@ -146,5 +184,15 @@ int mcc_unfold_deadlock(const mcc_run *r, const char *id)
     }
     free(events);
     unf_free(u);
-    return printed;
+    return !printed;
+}
+
+/* Fenced as the pre-pass above. */
+int mcc_unfold_deadlock(const mcc_run *r, const char *id)
+{
+    if (r->st.initial_unsafe)
+        return 0;
+    budget_t b = budget_carve(r->budget, CARVE_MCC_UNFOLD_DEADLOCK);
+    deadlock_work w = {r, id, &b};
+    return mcc_portfolio_fence(r, &b, 1, decide_deadlock, &w, 1) == 0;
 }

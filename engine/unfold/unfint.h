@@ -13,7 +13,8 @@ typedef struct pe_t {
     uint32_t trans;
     uint32_t pre_off, npre;        /* its preset: builder.pe_pre[pre_off ..] */
     uint32_t size, depth;          /* |[e]| and e's Foata level */
-    uint32_t parikh_off, parikh_len;   /* (transition, count) pairs in builder.parikh */
+    uint32_t parikh_off, parikh_len;   /* its Parikh vector: parikh_len (transition, count)
+                                        * pairs packed in builder.parikh (order.c) */
 } pe_t;
 
 /* A set of live condition numbers: (64-bit word, its bits) pairs, the
@@ -93,7 +94,7 @@ typedef struct builder {
     size_t nheap, cap_heap;
     uint32_t *pe_pre;
     size_t npe_pre, cap_pe_pre;
-    uint32_t *parikh;
+    uint8_t *parikh;
     size_t nparikh, cap_parikh;
 
     /* the search for co-sets */

@@ -1,0 +1,86 @@
+/* engine/fence.h: a fenced child with a memory limit cannot allocate past
+ * it (the parent can), a child that dies under its limit ends in UNKNOWN
+ * with the reason "memory limit", and a child that never answers is
+ * killed at the deadline. */
+#include "engine/fence.h"
+#include "base/clock.h"
+#include "unit.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define MIB ((size_t)1 << 20)
+
+/* Asks for 256 MiB and touches it: YES when it got it, NO when refused. */
+static void allocate(void *ctx, result_t *res)
+{
+    (void)ctx;
+    size_t n = 256 * MIB;
+    char *p = malloc(n);
+    if (p)
+        memset(p, 1, n);
+    res->answer = p ? ANSWER_YES : ANSWER_NO;
+    free(p);
+}
+
+/* What an uncaught std::bad_alloc does in CaDiCaL. */
+static void abort_like_cxx(void *ctx, result_t *res)
+{
+    (void)ctx;
+    (void)res;
+    abort();
+}
+
+static void sleep_long(void *ctx, result_t *res)
+{
+    (void)ctx;
+    (void)res;
+    sleep(30);
+}
+
+int main(void)
+{
+    budget_t b;
+    budget_init(&b, NULL);
+    budget_set_limits(&b, 20, 64 * MIB, NULL);
+
+    result_t res;
+    result_init(&res);
+    fence_run(&b, 0, allocate, NULL, &res);
+    CHECK(res.answer == ANSWER_YES, "without a limit the child gets 256 MiB");
+    result_clear(&res);
+
+    result_init(&res);
+    fence_run(&b, 64 * MIB, allocate, NULL, &res);
+    CHECK(res.answer == ANSWER_NO, "limited to 64 MiB more, the child is refused 256 MiB");
+    result_clear(&res);
+
+    char *here = malloc(256 * MIB);
+    CHECK(here != NULL, "the parent's own address space stays unlimited");
+    free(here);
+
+    result_init(&res);
+    fence_run(&b, 64 * MIB, abort_like_cxx, NULL, &res);
+    CHECK(res.answer == ANSWER_UNKNOWN && !strncmp(res.reason, "memory limit", 12),
+          "a child that aborts under its limit: UNKNOWN, \"%s\"", res.reason);
+    result_clear(&res);
+
+    result_init(&res);
+    fence_run(&b, 0, abort_like_cxx, NULL, &res);
+    CHECK(res.answer == ANSWER_UNKNOWN && strstr(res.reason, "killed"),
+          "without a limit the same death is not called a memory limit: \"%s\"", res.reason);
+    result_clear(&res);
+
+    budget_t soon;
+    budget_init(&soon, NULL);
+    budget_set_limits(&soon, 0.5, 64 * MIB, NULL);
+    double start = mono_now();
+    result_init(&res);
+    fence_run(&soon, 64 * MIB, sleep_long, NULL, &res);
+    double took = mono_now() - start;
+    CHECK(res.answer == ANSWER_UNKNOWN && !strcmp(res.reason, "time limit reached") && took < 5,
+          "a child that does not answer is killed at the 0.5 s deadline (%.2f s)", took);
+    result_clear(&res);
+    UNIT_DONE();
+}
