@@ -36,35 +36,27 @@ static BDD ax(sym_t *s, BDD set)
  * does) made them slower: the candidates, an arbitrary part of R, took
  * far more nodes than R less the set (ShieldIIPt-PT-004A: 100,000
  * against 6,000).  Both stop (returning what they have) with the clock. */
-static BDD au(sym_t *s, BDD phi, BDD psi, BDD dead)
-{
-    BDD z = bdd_addref(psi);
-    while (!sym_stop(s)) {
-        /* psi, or phi, not dead, and every successor in Z */
-        BDD step = ax(s, z);
-        BDD live = o_diff(step, dead);
-        drop(step);
-        BDD both = o_and(phi, live);
-        drop(live);
-        BDD next = o_or(z, both);
-        drop(both);
-        int same = next == z;
-        drop(z);
-        z = next;
-        if (same)
-            break;
-    }
-    return z;
-}
+enum { FIX_AU, FIX_EG };
 
-static BDD eg(sym_t *s, BDD phi, BDD dead)
+static BDD fixpoint(sym_t *s, int kind, BDD phi, BDD psi, BDD dead)
 {
-    BDD z = bdd_addref(phi);
+    BDD z = bdd_addref(kind == FIX_EG ? phi : psi);
     while (!sym_stop(s)) {
-        /* phi, and a successor in Z or a deadlock */
-        BDD step = ex(s, z);
-        or_in(&step, dead);
-        BDD next = o_and(phi, step);
+        BDD step, next;
+        if (kind == FIX_EG) {
+            /* phi, and a successor in Z or a deadlock */
+            step = ex(s, z);
+            or_in(&step, dead);
+            next = o_and(phi, step);
+        } else {
+            /* psi, or phi, not dead, and every successor in Z */
+            BDD all = ax(s, z);
+            step = o_diff(all, dead);
+            drop(all);
+            BDD both = o_and(phi, step);
+            next = o_or(z, both);
+            drop(both);
+        }
         drop(step);
         int same = next == z;
         drop(z);
@@ -149,10 +141,10 @@ static BDD ctl_bdd(sym_t *s, const tree_t *f, BDD dead, int *unsupported)
         r = eu(s, s->reach, a);
         break;
     case T_AF:
-        r = au(s, s->reach, a, dead);
+        r = fixpoint(s, FIX_AU, s->reach, a, dead);
         break;
     case T_EG:
-        r = eg(s, a, dead);
+        r = fixpoint(s, FIX_EG, a, bdd_false(), dead);
         break;
     case T_AG: {
         BDD out = within_not(s, a);
@@ -165,7 +157,7 @@ static BDD ctl_bdd(sym_t *s, const tree_t *f, BDD dead, int *unsupported)
     case T_EU: case T_AU:
         drop(b);
         b = ctl_bdd(s, f->r, dead, unsupported);
-        r = f->op == T_EU ? eu(s, a, b) : au(s, a, b, dead);
+        r = f->op == T_EU ? eu(s, a, b) : fixpoint(s, FIX_AU, a, b, dead);
         break;
     default:
         *unsupported = 1;
