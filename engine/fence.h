@@ -27,7 +27,8 @@ void fence_run(const budget_t *budget, size_t memory, fence_work work, void *ctx
  * share instead of taking the machine's memory.  A C++ allocation that
  * fails ends the process (std::bad_alloc uncaught: SIGABRT), which the
  * parent reads as the memory limit (fence_ended_why).  0 when set, -1 when
- * it could not be (no /proc: the child runs unlimited). */
+ * it could not be (no /proc, or an AddressSanitizer build: the child runs
+ * unlimited). */
 int fence_limit_memory(size_t bytes);
 
 /* Why a fenced child that sent no result ended, from its waitpid status
