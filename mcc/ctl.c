@@ -407,6 +407,60 @@ static void reduce_each(const mcc_run *r, ctl_query *q, size_t n)
                 "formulas\n", r->exam, shrank, tried);
 }
 
+/* What the diagrams' count of the reachable markings (the portfolio's
+ * second process, when it has one) says of building the whole graph in
+ * the bytes and seconds it would get: GRAPH_FITS when it surely fits and
+ * ends in time, so that it should come before the local checks are done
+ * and decide every formula at once; GRAPH_HOPELESS when it surely does
+ * not (its time goes to the dependency graph instead); GRAPH_MAYBE
+ * otherwise or when there is no count.  The bounds are loose on purpose,
+ * as the graph is built on a reduced net and the count is the given
+ * net's: a marking costs at least GRAPH_STATE_BYTES (its key, its graph
+ * entry, an edge or two); no build explores more than GRAPH_FAST markings
+ * a second; and the build is taken to go at half the pace the local
+ * checks had (per), which follows the machine's load: at 60 s under load
+ * the graph made 110,000 to 800,000 markings a second. */
+#define GRAPH_STATE_BYTES 48.0
+#define GRAPH_FAST 4e6
+/* the share of the time left CARVE_MCC_CTL_GRAPH gives */
+#define GRAPH_SHARE 0.7
+typedef enum { GRAPH_MAYBE, GRAPH_FITS, GRAPH_HOPELESS } graph_outlook;
+
+/* The local checks' pace so far: markings explored and seconds taken. */
+typedef struct pace {
+    double states, seconds;
+} pace;
+
+static graph_outlook graph_outlook_of(uint64_t states, double bytes, double seconds,
+                                      const pace *per)
+{
+    double n = (double)states;
+    if (n * GRAPH_STATE_BYTES > bytes || (seconds > 0 && n > GRAPH_FAST * seconds))
+        return GRAPH_HOPELESS;
+    /* a second of local checks at least, for a pace worth trusting */
+    if (per && per->seconds >= 1.0 && n * GRAPH_STATE_BYTES * 4 <= bytes && seconds > 0 &&
+        n <= 0.5 * per->states / per->seconds * seconds)
+        return GRAPH_FITS;
+    return GRAPH_MAYBE;
+}
+
+/* The outlook in the graph's share of the time left; on -v, told when it
+ * moves the graph and tell is set. */
+static graph_outlook graph_now(const mcc_run *r, const pace *per, int tell)
+{
+    uint64_t states;
+    if (!mcc_portfolio_states(&states))
+        return GRAPH_MAYBE;
+    graph_outlook o = graph_outlook_of(states, (double)r->budget->bytes,
+                                       GRAPH_SHARE * budget_left(r->budget), per);
+    if (r->verbose && tell && o != GRAPH_MAYBE)
+        fprintf(stderr, "mck mcc: %s: %llu reachable markings (diagrams): %s\n", r->exam,
+                (unsigned long long)states,
+                o == GRAPH_FITS ? "the whole graph now"
+                                : "no whole graph, its time to the dependency graph");
+    return o;
+}
+
 /* ---- 6. the exploration ---- */
 
 /* An open query as the graph sees it: its formula renamed into the net the
@@ -424,7 +478,24 @@ typedef struct sweep {
     graph_query *g;
     size_t n, open;
     int dead0;
+    int reduced;        /* cn is a reduction of the given net */
+    uint64_t seen;      /* markings so far */
 } sweep;
+
+/* Every SWEEP_POLL markings the graph asks whether it is still wanted */
+#define SWEEP_POLL 65536
+
+/* Whether to stop building the graph: the portfolio's other process has
+ * answered every formula still open, or its count of the reachable
+ * markings, which may arrive after the graph started, says the graph
+ * cannot be finished (graph_now; only on the given net, whose count it
+ * is).  Then the time goes to the dependency graph. */
+static int graph_unwanted(sweep *s)
+{
+    if (count_open(s->q, s->n ? s->g[s->n - 1].index + 1 : 0) == 0)
+        return 1;
+    return !s->reduced && graph_now(s->r, NULL, 1) == GRAPH_HOPELESS;
+}
 
 /* Each new marking may make a fact: ψ met (E F ψ true) or ¬ψ met (A G ψ
  * false).  A marking of the reduced net is related to one of the given
@@ -457,6 +528,8 @@ static int watch(void *ctx, uint64_t id, store_ref ref, const nc_count *m)
             s->open -= q->decided;
         }
     }
+    if (++s->seen % SWEEP_POLL == 0 && graph_unwanted(s))
+        return 1;
     return s->open == 0;
 }
 
@@ -521,7 +594,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
     mcc_search_options(r, stage, &opt);
     result_t res;
     result_init(&res);
-    sweep s = {r, cn, q, g, k, k, dead0};
+    sweep s = {r, cn, q, g, k, k, dead0, reduced, 0};
     int stopped;
     ctl_model *m = ctl_model_build(cn, open, k, &opt, watch, &s, &stopped, &res);
     free(open);
@@ -571,60 +644,6 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
     clear_views(g, k);
     free(g);
     mcc_reduced_free(&red);
-}
-
-/* What the diagrams' count of the reachable markings (the portfolio's
- * second process, when it has one) says of building the whole graph in
- * the bytes and seconds it would get: GRAPH_FITS when it surely fits and
- * ends in time, so that it should come before the local checks are done
- * and decide every formula at once; GRAPH_HOPELESS when it surely does
- * not (its time goes to the dependency graph instead); GRAPH_MAYBE
- * otherwise or when there is no count.  The bounds are loose on purpose,
- * as the graph is built on a reduced net and the count is the given
- * net's: a marking costs at least GRAPH_STATE_BYTES (its key, its graph
- * entry, an edge or two); no build explores more than GRAPH_FAST markings
- * a second; and the build is taken to go at half the pace the local
- * checks had (per), which follows the machine's load: at 60 s under load
- * the graph made 110,000 to 800,000 markings a second. */
-#define GRAPH_STATE_BYTES 48.0
-#define GRAPH_FAST 4e6
-/* the share of the time left CARVE_MCC_CTL_GRAPH gives */
-#define GRAPH_SHARE 0.7
-typedef enum { GRAPH_MAYBE, GRAPH_FITS, GRAPH_HOPELESS } graph_outlook;
-
-/* The local checks' pace so far: markings explored and seconds taken. */
-typedef struct pace {
-    double states, seconds;
-} pace;
-
-static graph_outlook graph_outlook_of(uint64_t states, double bytes, double seconds,
-                                      const pace *per)
-{
-    double n = (double)states;
-    if (n * GRAPH_STATE_BYTES > bytes || (seconds > 0 && n > GRAPH_FAST * seconds))
-        return GRAPH_HOPELESS;
-    /* a second of local checks at least, for a pace worth trusting */
-    if (per && per->seconds >= 1.0 && n * GRAPH_STATE_BYTES * 4 <= bytes && seconds > 0 &&
-        n <= 0.5 * per->states / per->seconds * seconds)
-        return GRAPH_FITS;
-    return GRAPH_MAYBE;
-}
-
-/* The outlook in the graph's share of the time left; on -v, told when it
- * moves the graph and tell is set. */
-static graph_outlook graph_now(const mcc_run *r, const pace *per, int tell)
-{
-    uint64_t states;
-    if (!mcc_portfolio_states(&states))
-        return GRAPH_MAYBE;
-    graph_outlook o = graph_outlook_of(states, (double)r->budget->bytes,
-                                       GRAPH_SHARE * budget_left(r->budget), per);
-    if (r->verbose && tell && o != GRAPH_MAYBE)
-        fprintf(stderr, "mck mcc: %s: %llu reachable markings (diagrams): %s\n", r->exam,
-                (unsigned long long)states,
-                o == GRAPH_FITS ? "the whole graph now"
-                                : "no whole graph, its time to the dependency graph");
-    return o;
 }
 
 /* The two on-the-fly engines: the local check (ctllocal.c) and the

@@ -41,6 +41,7 @@
 #include "mcc/internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -226,27 +227,101 @@ static int open_for_diagrams(const mcc_property *p)
     return p->formula && !p->unsupported && !mcc_portfolio_answered(p->id);
 }
 
-/* One property by the diagrams over the complete reachable set; what
- * they cannot say is told on -v. */
-static void diagram_answer(mcc_run *r, sym_t *s, const mcc_property *p)
+/* One property by the diagrams over the complete reachable set, going
+ * on from where an earlier turn on it stopped (k); what they cannot say
+ * is told on -v.  1: answered, 0: stopped by the clock (another turn may
+ * finish it), -1: the diagrams cannot answer it. */
+static int diagram_answer(mcc_run *r, sym_t *s, const mcc_property *p, const tree_t *f,
+                          sym_ctl_kept *k, const budget_t *part)
 {
     char why[160];
     if (p->cls == MCC_BOUND) {
         uint64_t bound;
-        if (p->formula->op == T_BOUND && bound_by_diagrams(s, p->formula, &bound) == 0)
+        if (p->formula->op == T_BOUND && bound_by_diagrams(s, p->formula, &bound) == 0) {
             mcc_answer_count(p->id, bound, CHILD_TECH);
-        else if (r->verbose)
+            return 1;
+        }
+        if (r->verbose)
             fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, sym_reason(s));
+        return p->formula->op == T_BOUND && budget_expired(part) ? 0 : -1;
+    }
+    int v = f ? sym_ctl_resume(s, f, k, why, sizeof why) : -1;
+    if (v >= 0) {
+        mcc_answer_bool(p->id, v, CHILD_TECH);
+        return 1;
+    }
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, f ? why : "out of memory");
+    return f && k && budget_expired(part) ? 0 : -1;
+}
+
+/* The turns over the formulas the diagrams may still answer: in the
+ * first, each gets an equal part of the time left, so that one whose
+ * fixpoints do not end cannot hold up the others (FMS-PT-00020
+ * CTLFireability: the first formula took the whole minute, and the
+ * diagrams answered none of the sixteen); in each later turn each open
+ * one gets twice its part of the turn before, and goes on from where its
+ * fixpoints stopped (sym_ctl_resume), until the time is up.  A second
+ * turn that gave the first open formula all the time left answered 10 of
+ * UtahNoC-PT-none's 16 CTLFireability formulas at 60 s: its formula 0
+ * took the rest, while formula 8 needs 6 s. */
+static void diagram_turns(mcc_run *r, sym_t *s, const mcc_property_set *set)
+{
+    size_t n = set->n;
+    tree_t **f = calloc(n ? n : 1, sizeof *f);
+    sym_ctl_kept **k = calloc(n ? n : 1, sizeof *k);
+    signed char *state = calloc(n ? n : 1, 1); /* 0 open, 1 answered, -1 given up */
+    if (!f || !k || !state) {
+        free(f);
+        free(k);
+        free(state);
         return;
     }
-    int changed = 0;
-    tree_t *f = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
-    int v = f ? sym_ctl(s, f, why, sizeof why) : -1;
-    if (v >= 0)
-        mcc_answer_bool(p->id, v, CHILD_TECH);
-    else if (r->verbose)
-        fprintf(stderr, "mck mcc: portfolio: %s: %s\n", p->id, f ? why : "out of memory");
-    tree_free(f);
+    for (size_t i = 0; i < n; i++) {
+        const mcc_property *p = &set->props[i];
+        if (p->cls != MCC_BOUND && p->formula) {
+            int changed = 0;
+            f[i] = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
+            k[i] = sym_ctl_keep();
+        }
+    }
+    double first = 0;
+    for (unsigned turn = 0; turn < 64 && !budget_expired(r->budget); turn++) {
+        int any = 0;
+        for (size_t i = 0; i < n && !budget_expired(r->budget); i++) {
+            const mcc_property *p = &set->props[i];
+            if (state[i] || !open_for_diagrams(p))
+                continue;
+            size_t parts = 0;
+            if (turn == 0) {
+                for (size_t j = i; j < n; j++)
+                    parts += !state[j] && open_for_diagrams(&set->props[j]);
+            } else {
+                double want = ldexp(first, (int)turn), left = budget_left(r->budget);
+                parts = want >= left ? 1 : (size_t)(left / want);
+            }
+            budget_t part = budget_carve_part(r->budget, CARVE_MCC_PORTFOLIO_FORMULA, parts);
+            if (turn == 0 && first == 0)
+                first = budget_left(&part) > 0.05 ? budget_left(&part) : 0.05;
+            sym_set_clock(s, &part);
+            state[i] = (signed char)diagram_answer(r, s, p, f[i], k[i], &part);
+            sym_set_clock(s, r->budget);
+            any = 1;
+            if (state[i]) {
+                sym_ctl_forget(k[i]);
+                k[i] = NULL;
+            }
+        }
+        if (!any)
+            break;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sym_ctl_forget(k[i]);
+        tree_free(f[i]);
+    }
+    free(f);
+    free(k);
+    free(state);
 }
 
 static void by_diagrams(mcc_run *r, const char *path)
@@ -266,28 +341,9 @@ static void by_diagrams(mcc_run *r, const char *path)
     if (r->verbose)
         fprintf(stderr, "mck mcc: portfolio: reachable set %s (%zu nodes)\n",
                 st == SYM_DONE ? "complete" : sym_reason(s), sym_nodes(s));
-    if (st == SYM_DONE)
+    if (st == SYM_DONE) {
         publish_states(s);
-    /* Two turns: first each formula an equal part of the time left, so
-     * that one whose fixpoints do not end cannot hold up the others
-     * (FMS-PT-00020 CTLFireability: the first formula took the whole
-     * minute, and the diagrams answered none of the sixteen); then what
-     * the first turn left, in order, with all the time there is. */
-    for (int turn = 0; turn < 2 && st == SYM_DONE && !budget_expired(r->budget); turn++) {
-        for (size_t i = 0; i < set->n && !budget_expired(r->budget); i++) {
-            const mcc_property *p = &set->props[i];
-            if (!open_for_diagrams(p))
-                continue;
-            size_t left = 0;
-            for (size_t j = i; j < set->n; j++)
-                left += open_for_diagrams(&set->props[j]);
-            budget_t part = turn == 0
-                                ? budget_carve_part(r->budget, CARVE_MCC_PORTFOLIO_FORMULA, left)
-                                : *r->budget;
-            sym_set_clock(s, &part);
-            diagram_answer(r, s, p);
-            sym_set_clock(s, r->budget);
-        }
+        diagram_turns(r, s, set);
     }
     sym_free(s);
     mccxml_free(set);

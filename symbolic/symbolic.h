@@ -98,6 +98,16 @@ int sym_witness(sym_t *s, uint32_t **run, size_t *len);
  * the reachable set: 1, 0, or -1 (why: not CTL, or ran out). */
 int sym_ctl(sym_t *s, const tree_t *f, char *why, size_t whylen);
 
+/* sym_ctl in several calls on the same formula, each with its own clock
+ * (sym_set_clock): what a call computed, and where its fixpoints stopped,
+ * is kept in k, and the next call on f goes on from there instead of
+ * starting again.  f must stay alive and unchanged from the first call to
+ * sym_ctl_forget, which frees k and must come before sym_free. */
+typedef struct sym_ctl_kept sym_ctl_kept;
+sym_ctl_kept *sym_ctl_keep(void);
+int sym_ctl_resume(sym_t *s, const tree_t *f, sym_ctl_kept *k, char *why, size_t whylen);
+void sym_ctl_forget(sym_ctl_kept *k);
+
 /* Exact numbers of the reachable set, as malloc'd decimal strings: its
  * markings (states; after SYM_FOUND, those found before the goal), and
  * after SYM_DONE its edges (the reachable markings that enable t, summed
