@@ -289,7 +289,7 @@ static int context(composer *K, const co_node *N, uint32_t ia, uint32_t ib, cons
                 y++;
             }
         }
-        if (shares && co_context_cut(cm, raw, alive, 0, A, &M->l, A, iface,
+        if (shares && co_context_by(cm, raw, alive, 0, A, &M->l, A, iface,
                                      context_bound(K->tuning->context_pairs, raw)) < 0)
             goto out;
     }

@@ -195,6 +195,13 @@ void co_pairs_free(co_mem *cm, co_pairs *p);
  * search passed max_pairs (nothing cleared), -1 on a limit. */
 int co_context_cut(co_mem *cm, const co_lts *l, uint8_t *alive, uint32_t shift, uint32_t nlabels,
                    const co_lts *env, uint32_t nactions, const uint8_t *iface, size_t max_pairs);
+/* The same with env's interface on iface in its place: env, its other
+ * steps hidden, determinised and minimised (the same steps of what l's
+ * start reaches are cut); nothing is searched when that interface is one state offering
+ * every action of iface, or env has more than 256 states.  0 or 1 as
+ * co_context_cut, -1 on a limit. */
+int co_context_by(co_mem *cm, const co_lts *l, uint8_t *alive, uint32_t shift, uint32_t nlabels,
+                  const co_lts *env, uint32_t nactions, const uint8_t *iface, size_t max_pairs);
 /* l with its alive edges only, and only the states its start reaches by
  * them: keep[s] is the new number of s, or CO_NONE. */
 int co_context_keep(co_mem *cm, const co_lts *l, const uint8_t *alive, co_lts *out, uint32_t *keep);

@@ -160,8 +160,8 @@ static int cut_leaf(co_mem *cm, const co_comps *C, uint32_t A, co_node *leaves, 
                 shares = 1;
             }
         }
-        if (shares && co_context_cut(cm, &N->l, alive, 0, A, &leaves[j].l, A, iface,
-                                     (size_t)max_pairs) < 0)
+        if (shares && co_context_by(cm, &N->l, alive, 0, A, &leaves[j].l, A, iface,
+                                    context_bound(max_pairs, &N->l)) < 0)
             goto out;
     }
     size_t kept = 0;
@@ -220,4 +220,146 @@ out:
     co_free(cm, has, A ? A : 1, 1);
     co_free(cm, iface, A ? A : 1, 1);
     return rc;
+}
+
+/* What env lets a partner do on the actions of iface: env with its other
+ * steps hidden, determinised (subsets of env's states closed under the
+ * hidden steps) and minimised, its labels the actions.  A part beside
+ * this interface takes exactly the steps it takes beside env (a pair
+ * (p, e) is reachable when e is in the subset p's word leads to), and
+ * the interface is mostly one or two states.  0, 1 when env is too large
+ * to determinise here (out empty), -1 on a limit. */
+#define INTERFACE_STATES 256
+#define INTERFACE_SUBSETS 4096
+static int interface(co_mem *cm, const co_lts *env, uint32_t nactions, const uint8_t *iface,
+                     co_lts *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t n = env->nstates;
+    if (n > INTERFACE_STATES)
+        return 1;
+    uint32_t words = (n + 31) / 32;
+    co_tuples T;
+    co_tuples_init(&T, words, 0);
+    uint32_t *set = co_alloc(cm, words, sizeof *set), *stack = co_alloc(cm, n, sizeof *stack);
+    uint64_t *keys = NULL;
+    size_t ckeys = 0, clab = 0, cdst = 0;
+    co_lts dfa;
+    memset(&dfa, 0, sizeof dfa);
+    uint32_t *block = NULL;
+    int rc = -1;
+    if (!set || !stack)
+        goto out;
+#define IN(S, x) (((S)[(x) / 32] >> ((x) % 32)) & 1)
+#define PUT(S, x) ((S)[(x) / 32] |= 1u << ((x) % 32))
+    /* set closed under the hidden steps */
+#define CLOSE()                                                                         \
+    do {                                                                                \
+        uint32_t ns = 0;                                                                \
+        for (uint32_t x = 0; x < n; x++)                                                \
+            if (IN(set, x))                                                             \
+                stack[ns++] = x;                                                        \
+        while (ns) {                                                                    \
+            uint32_t x = stack[--ns];                                                   \
+            for (uint32_t f = env->first[x]; f < env->first[x + 1]; f++) {              \
+                uint32_t a = env->lab[f];                                               \
+                if ((a < nactions && iface[a]) || IN(set, env->dst[f]))                 \
+                    continue;                                                           \
+                PUT(set, env->dst[f]);                                                  \
+                stack[ns++] = env->dst[f];                                              \
+            }                                                                           \
+        }                                                                               \
+    } while (0)
+    memset(set, 0, words * sizeof *set);
+    PUT(set, env->init);
+    CLOSE();
+    if (co_tuples_add(cm, &T, set, NULL) == CO_NONE)
+        goto out;
+    for (uint32_t d = 0; d < T.n; d++) {
+        if (T.n > INTERFACE_SUBSETS) {
+            rc = 1;
+            goto out;
+        }
+        size_t nk = 0;
+        /* each action of an edge out of the subset, once */
+        for (uint32_t x = 0; x < n; x++) {
+            if (!IN(co_tuples_at(&T, d), x))
+                continue;
+            for (uint32_t f = env->first[x]; f < env->first[x + 1]; f++) {
+                uint32_t a = env->lab[f];
+                if (!(a < nactions && iface[a]))
+                    continue;
+                int seen = 0;
+                for (size_t i = 0; i < nk && !seen; i++)
+                    seen = (uint32_t)(keys[i] >> 32) == a;
+                if (seen)
+                    continue;
+                memset(set, 0, words * sizeof *set);
+                for (uint32_t y = 0; y < n; y++) {
+                    if (!IN(co_tuples_at(&T, d), y))
+                        continue;
+                    size_t lo, hi;
+                    co_lts_labelled(env, y, a, &lo, &hi);
+                    for (size_t g = lo; g < hi; g++)
+                        PUT(set, env->dst[g]);
+                }
+                CLOSE();
+                uint32_t t = co_tuples_add(cm, &T, set, NULL);
+                if (t == CO_NONE || co_grow(cm, &keys, &ckeys, nk + 1, sizeof *keys) < 0)
+                    goto out;
+                keys[nk++] = (uint64_t)a << 32 | t;
+            }
+        }
+        nk = co_sort_unique(keys, nk);
+        if (co_grow(cm, &dfa.first, &dfa.cap_first, (size_t)d + 2, sizeof *dfa.first) < 0 ||
+            co_grow(cm, &dfa.lab, &clab, dfa.nedges + nk + 1, sizeof *dfa.lab) < 0 ||
+            co_grow(cm, &dfa.dst, &cdst, dfa.nedges + nk + 1, sizeof *dfa.dst) < 0)
+            goto out;
+        dfa.first[d] = (uint32_t)dfa.nedges;
+        for (size_t i = 0; i < nk; i++) {
+            dfa.lab[dfa.nedges + i] = (uint32_t)(keys[i] >> 32);
+            dfa.dst[dfa.nedges + i] = (uint32_t)keys[i];
+        }
+        dfa.nedges += nk;
+    }
+#undef CLOSE
+#undef PUT
+#undef IN
+    dfa.first[T.n] = (uint32_t)dfa.nedges;
+    dfa.nstates = T.n;
+    dfa.init = 0;
+    /* clab and cdst grew together: the same room */
+    dfa.cap_edges = clab;
+    if (!(block = co_alloc(cm, dfa.nstates, sizeof *block)) ||
+        co_minimise(cm, &dfa, out, block) < 0)
+        goto out;
+    rc = 0;
+out:
+    co_free(cm, block, dfa.nstates, sizeof *block);
+    co_lts_free(cm, &dfa);
+    co_free_grown(cm, &keys, &ckeys, sizeof *keys);
+    co_free(cm, set, words, sizeof *set);
+    co_free(cm, stack, n, sizeof *stack);
+    co_tuples_free(cm, &T);
+    return rc;
+}
+
+int co_context_by(co_mem *cm, const co_lts *l, uint8_t *alive, uint32_t shift, uint32_t nlabels,
+                  const co_lts *env, uint32_t nactions, const uint8_t *iface, size_t max_pairs)
+{
+    co_lts I;
+    int r = interface(cm, env, nactions, iface, &I);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    /* one state that offers every action of iface: no constraint */
+    int free = I.nstates == 1;
+    for (uint32_t a = 0; free && a < nactions; a++) {
+        size_t lo = 0, hi = 1;
+        if (iface[a])
+            co_lts_labelled(&I, 0, a, &lo, &hi);
+        free = lo < hi;
+    }
+    r = free ? 0 : co_context_cut(cm, l, alive, shift, nlabels, &I, nactions, iface, max_pairs);
+    co_lts_free(cm, &I);
+    return r;
 }

@@ -289,7 +289,7 @@ static int context(co_snow *S, const uint8_t *joined, uint32_t k, const co_lts *
                 shares = 1;
             }
         }
-        if (shares && co_context_cut(cm, raw, alive, 1, 2 * A, &S->nodes[1 + j].l, A, iface,
+        if (shares && co_context_by(cm, raw, alive, 1, 2 * A, &S->nodes[1 + j].l, A, iface,
                                      context_bound(S->context_pairs, raw)) < 0)
             goto out;
     }

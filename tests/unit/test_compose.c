@@ -5,7 +5,8 @@
  *    and the quotient's edges are the images of the LTS's;
  *  - the states with an infinite run: those that reach a cycle;
  *  - context constraints: the edges a cut keeps are those a reachable
- *    pair of the part with its context takes, on random LTSs;
+ *    pair of the part with its context takes, on random LTSs, and the
+ *    same by the context's determinised interface;
  *  - on random parallel systems (small RERS .dot files made here, labels
  *    shared by one to three LTSs, nondeterministic ones too) and random
  *    LTL formulas over their labels, the answer of every way of composing
@@ -911,7 +912,7 @@ static void check_context(void)
 {
     budget_t b = unit_budget(0, 0);
     co_mem cm = { .budget = &b, .limit = (size_t)1 << 30 };
-    int bad_cut = 0, bad_keep = 0, failed = 0;
+    int bad_cut = 0, bad_keep = 0, bad_by = 0, by_searched = 0, failed = 0;
     size_t edges = 0, cut = 0;
     for (int round = 0; round < 3000; round++) {
         small_lts sp, se;
@@ -963,6 +964,29 @@ static void check_context(void)
             edges++;
             cut += !alive[i];
         }
+        /* by E's interface (E determinised and minimised on the shared
+         * labels) the same edges go; when that interface is free, none */
+        uint8_t alive_by[40];
+        memset(alive_by, 1, sizeof alive_by);
+        int r = co_context_by(&cm, &p, alive_by, 0, 8, &e, 8, iface, 1000);
+        if (r < 0) {
+            failed++;
+            goto next;
+        }
+        by_searched += r;
+        /* (on the edges of what P's start reaches, as products are) */
+        int from[MAXN] = {0};
+        from[p.init] = 1;
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (uint32_t x = 0; x < p.nstates; x++)
+                for (uint32_t i = p.first[x]; from[x] && i < p.first[x + 1]; i++)
+                    if (!from[p.dst[i]])
+                        changed = from[p.dst[i]] = 1;
+        }
+        for (uint32_t x = 0; x < p.nstates; x++)
+            for (uint32_t i = p.first[x]; from[x] && i < p.first[x + 1]; i++)
+                bad_by += alive_by[i] != used[i];
         uint32_t keep[MAXN];
         if (co_context_keep(&cm, &p, alive, &out, keep) < 0) {
             failed++;
@@ -997,6 +1021,9 @@ static void check_context(void)
     CHECK(bad_keep == 0, "context: the states kept are those the edges left reach (%d differ)",
           bad_keep);
     CHECK(cut > 0 && cut < edges, "context: some edges cut, not all (%zu of %zu)", cut, edges);
+    CHECK(bad_by == 0 && by_searched > 0 && by_searched < 3000,
+          "context: by the neighbour's interface the same edges are cut (%d differ; %d of 3000 "
+          "searched, the others free)", bad_by, by_searched);
     /* past its bound a cut searches nothing and cuts nothing */
     small_lts sp, se;
     random_lts(&sp);
