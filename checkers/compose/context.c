@@ -10,9 +10,10 @@
  * the steps no such search uses are never taken: removing them, and the
  * states they alone led to, leaves the reachable part of the system the
  * same, state for state (Graf and Steffen 1990; Krimm and Mounier 1997,
- * whose "semi-composition" this is with E itself as the interface).  The
- * part is then minimised as before, and the congruences of the method
- * apply to the restricted part unchanged. */
+ * whose "semi-composition" this is, the interface being E's steps of the
+ * shared actions, determinised: co_context_by).  The part is then
+ * minimised as before, and the congruences of the method apply to the
+ * restricted part unchanged. */
 #include "checkers/compose/composeint.h"
 
 #include <string.h>
