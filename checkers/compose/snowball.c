@@ -28,6 +28,7 @@
  * letter v that no component in the snowball has, ALONE below.  A
  * component's leaf keeps its actions as they are (labels below A): all of
  * them synchronise with the observer. */
+#include "base/budget.h"
 #include "base/clock.h"
 #include "checkers/compose/composeint.h"
 
@@ -512,8 +513,14 @@ int co_snowball(co_snow *S, const tree_t *formula, result_t *res)
     for (uint32_t step = 0; step < n; step++) {
         uint32_t k = next_component(S, joined);
         co_node *Q = &S->nodes[1 + k], *P = &S->nodes[F];
-        if ((uint64_t)P->l.nstates * Q->l.nstates > S->limit) {
-            if (opt->verbose)
+        /* joins that take the share's first half leave the search of what
+         * is left too little: a counterexample is often near the start */
+        int late = cm->budget && budget_elapsed(cm->budget) > budget_seconds(cm->budget) / 2;
+        if ((uint64_t)P->l.nstates * Q->l.nstates > S->limit || late) {
+            if (opt->verbose && late)
+                fprintf(stderr, "compose: the snowball (%u states) has had half its time: the "
+                        "%u parts left explored together\n", P->l.nstates, n - step + 1);
+            else if (opt->verbose)
                 fprintf(stderr, "compose: the snowball (%u states) and component %u (%u states) "
                         "would pass %llu pairs: the %u parts left explored together\n",
                         P->l.nstates, k, Q->l.nstates, (unsigned long long)S->limit, n - step + 1);
