@@ -252,6 +252,67 @@ static int choose_pair(const composer *K, uint32_t *pi, uint32_t *pj)
 
 /* ---- one step ---- */
 
+/* The product raw of parts ia and ib (node N) cut to what each other
+ * live part that shares an action with it can take part in (context.c);
+ * *cut is raw when nothing was cut, else the cut LTS, with keep[s] the
+ * number there of raw's state s (allocated, raw->nstates). */
+static int context(composer *K, const co_node *N, uint32_t ia, uint32_t ib, const co_lts *raw,
+                   co_lts *cut, uint32_t **keep)
+{
+    co_mem *cm = &K->cm;
+    uint32_t A = K->A;
+    size_t m = raw->nedges ? raw->nedges : 1;
+    *keep = NULL;
+    *cut = *raw;
+    if (!K->tuning->context_pairs || !N->niface)
+        return 0;
+    uint8_t *alive = co_alloc(cm, m, 1), *iface = co_alloc(cm, A, 1);
+    int rc = -1;
+    if (!alive || !iface)
+        goto out;
+    memset(alive, 1, raw->nedges);
+    for (uint32_t j = 0; j < K->nnodes; j++) {
+        const co_node *M = &K->nodes[j];
+        if (!M->alive || j == ia || j == ib || M == N)
+            continue;
+        memset(iface, 0, A);
+        int shares = 0;
+        for (uint32_t x = 0, y = 0; x < N->niface && y < M->niface;) {
+            if (N->iface[x] == M->iface[y]) {
+                iface[N->iface[x]] = 1;
+                shares = 1;
+                x++;
+                y++;
+            } else if (N->iface[x] < M->iface[y]) {
+                x++;
+            } else {
+                y++;
+            }
+        }
+        if (shares && co_context_by(cm, raw, alive, 0, A, &M->l, A, iface,
+                                     context_bound(K->tuning->context_pairs, raw)) < 0)
+            goto out;
+    }
+    size_t kept = 0;
+    for (size_t e = 0; e < raw->nedges; e++)
+        kept += alive[e];
+    rc = 0;
+    if (kept == raw->nedges)
+        goto out;
+    if (!(*keep = co_alloc(cm, raw->nstates, sizeof **keep)) ||
+        co_context_keep(cm, raw, alive, cut, *keep) < 0) {
+        co_free(cm, *keep, raw->nstates, sizeof **keep);
+        *keep = NULL;
+        *cut = *raw;
+        rc = -1;
+    }
+out:
+    co_free(cm, alive, m, 1);
+    co_free(cm, iface, A, 1);
+    return rc;
+}
+
+
 static int compose_pair(composer *K, uint32_t ia, uint32_t ib)
 {
     co_node *a = &K->nodes[ia], *b = &K->nodes[ib];
@@ -311,15 +372,41 @@ static int compose_pair(composer *K, uint32_t ia, uint32_t ib)
     }
     if (rc < 0)
         return -1;
-    rc = settle(K, N, &raw);
+    co_lts cut;
+    uint32_t *keep = NULL;
+    rc = context(K, N, ia, ib, &raw, &cut, &keep);
+    if (rc == 0)
+        rc = settle(K, N, &cut);
+    if (keep) {
+        /* state_block holds the cut's states: onto raw's, from the top,
+         * since keep[s] <= s */
+        uint32_t *block = N->state_block;
+        if (rc == 0 && !(N->state_block = co_alloc(&K->cm, raw.nstates, sizeof(uint32_t)))) {
+            N->state_block = block;
+            rc = -1;
+        }
+        if (rc == 0) {
+            for (uint32_t s = 0; s < raw.nstates; s++)
+                N->state_block[s] = keep[s] == CO_NONE ? CO_NONE : block[keep[s]];
+            co_free(&K->cm, block, N->nraw, sizeof *block);
+            N->nraw = raw.nstates;
+        }
+    }
     if (K->opt->verbose && rc == 0) {
-        char na[64], nb[64];
+        char na[64], nb[64], in_context[80] = "";
         node_name(K, ia, na, sizeof na);
         node_name(K, ib, nb, sizeof nb);
+        if (keep)
+            snprintf(in_context, sizeof in_context, "; in its context %u states, %zu edges",
+                     cut.nstates, cut.nedges);
         fprintf(stderr, "compose: #%u = %s (%u states) x %s (%u states), %u actions shared, %u "
-                "closed: %u states, %zu edges; minimised %u states, %zu edges (%.2f s)\n",
+                "closed: %u states, %zu edges%s; minimised %u states, %zu edges (%.2f s)\n",
                 K->nnodes - 1, na, a->l.nstates, nb, b->l.nstates, shared, closed, raw.nstates,
-                raw.nedges, N->l.nstates, N->l.nedges, mono_now() - t0);
+                raw.nedges, in_context, N->l.nstates, N->l.nedges, mono_now() - t0);
+    }
+    if (keep) {
+        co_lts_free(&K->cm, &cut);
+        co_free(&K->cm, keep, raw.nstates, sizeof *keep);
     }
     co_lts_free(&K->cm, &raw);
     a->alive = b->alive = 0;
@@ -548,6 +635,7 @@ static int snowball(composer *K, const tree_t *formula, result_t *res)
     S.opt = opt;
     S.prog = &K->prog;
     S.limit = K->tuning->snowball_limit;
+    S.context_pairs = K->tuning->context_pairs;
     int r = co_snowball(&S, formula, res);
     K->cm.budget = parts;
     res->states += S.raw_states;
@@ -657,6 +745,18 @@ static void run_composer(composer *K, const tree_t *formula, result_t *res)
                     "%u actions shared\n", name, N->nraw, N->l.nstates, N->l.nedges, N->niface);
         }
     }
+    if (K->tuning->context_pairs) {
+        uint64_t before = 0, after = 0;
+        for (uint32_t k = 0; k < K->C.n; k++)
+            before += K->nodes[k].l.nstates;
+        if (co_context_leaves(cm, &K->C, A, K->nodes, K->tuning->context_pairs) < 0)
+            return;
+        for (uint32_t k = 0; k < K->C.n; k++)
+            after += K->nodes[k].l.nstates;
+        if (opt->verbose)
+            fprintf(stderr, "compose: the components in their context: %llu states in all, "
+                    "%llu before\n", (unsigned long long)after, (unsigned long long)before);
+    }
     if (K->C.n > 1 && K->tuning->probe_states) {
         int r = probe(K, formula, res);
         if (r != 0)
@@ -741,7 +841,7 @@ static void free_composer(composer *K)
  * holds for the snowball (105: 10 answered with 2^20, 15 with 2^16 and
  * 2^18; 107 and 109: 7 and 11 with 2^16, 4 and 8 with 2^18). */
 const compose_tuning compose_default_tuning = { (uint64_t)1 << 17, (uint64_t)1 << 16,
-                                                (uint64_t)1 << 16, 1 };
+                                                (uint64_t)1 << 16, 1, (uint64_t)1 << 22 };
 
 void compose_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                  const check_options *opt, result_t *res)

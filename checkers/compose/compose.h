@@ -32,6 +32,11 @@ typedef struct compose_tuning {
      * compose.first, over; or a limit of its own), the stubborn search of
      * the net tries with the time left; 0: composing alone */
     int stubborn_after;
+    /* context constraints (docs/compose.md): each component and product
+     * cut to what the components or parts outside it can take part in,
+     * by a search of it beside each one's interface of at most this many
+     * pairs; 0: none */
+    uint64_t context_pairs;
 } compose_tuning;
 extern const compose_tuning compose_default_tuning;
 void compose_run_tuned(const cnet_t *cn, const tree_t *formula, prop_kind kind,

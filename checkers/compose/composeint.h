@@ -186,6 +186,40 @@ uint32_t co_pairs_find(const co_pairs *p, uint32_t x, uint32_t y);
 uint32_t co_pairs_add(co_mem *cm, co_pairs *p, uint32_t x, uint32_t y);
 void co_pairs_free(co_mem *cm, co_pairs *p);
 
+/* ---- context constraints (context.c) ----
+ * Clears alive[e] (a byte per edge of l, read as well) for the edges no
+ * reachable state of l x env takes, where l's alive edges whose label
+ * lab < nlabels is of action lab >> shift with iface[action] set move
+ * with an edge of env of that action, env's edges of other labels move
+ * env alone, and l's others move l alone.  1 when searched, 0 when the
+ * search passed max_pairs (nothing cleared), -1 on a limit. */
+int co_context_cut(co_mem *cm, const co_lts *l, uint8_t *alive, uint32_t shift, uint32_t nlabels,
+                   const co_lts *env, uint32_t nactions, const uint8_t *iface, size_t max_pairs);
+/* The same with env's interface on iface in its place: env, its other
+ * steps hidden, determinised and minimised (the same steps of what l's
+ * start reaches are cut); nothing is searched when that interface is one state offering
+ * every action of iface, or env has more than 256 states.  0 or 1 as
+ * co_context_cut, -1 on a limit. */
+int co_context_by(co_mem *cm, const co_lts *l, uint8_t *alive, uint32_t shift, uint32_t nlabels,
+                  const co_lts *env, uint32_t nactions, const uint8_t *iface, size_t max_pairs);
+/* l with its alive edges only, and only the states its start reaches by
+ * them: keep[s] is the new number of s, or CO_NONE. */
+int co_context_keep(co_mem *cm, const co_lts *l, const uint8_t *alive, co_lts *out, uint32_t *keep);
+/* The pairs a cut of l may search: at most limit, and no more than a
+ * small multiple of l's states, since what it can save is l's size. */
+static inline size_t context_bound(uint64_t limit, const co_lts *l)
+{
+    uint64_t mine = 4 * (uint64_t)l->nstates + 65536;
+    return (size_t)(mine < limit ? mine : limit);
+}
+struct co_node;
+/* Each of the leaves (leaves[k] component k's node, labels below A its
+ * actions) cut by every other sharing an action with it, minimised
+ * (strong bisimulation) again after a cut, state_block following; rounds
+ * until no leaf loses an edge.  0, or -1 on a limit. */
+int co_context_leaves(co_mem *cm, const co_comps *C, uint32_t A, struct co_node *leaves,
+                      uint64_t max_pairs);
+
 /* ---- strong bisimulation (bisim.c) ----
  * The coarsest strong bisimulation of l by partition refinement (Paige
  * and Tarjan's three-way splitting, labelled), and the quotient: block[s]
@@ -305,6 +339,7 @@ typedef struct co_snow {
     const check_options *opt;
     struct progress *prog;
     uint64_t limit;                 /* the largest product of sizes joined */
+    uint64_t context_pairs;         /* compose_tuning's */
     co_node *nodes;                 /* the observer, the leaves, the snowballs */
     size_t cap_nodes;
     uint32_t nnodes, root;

@@ -28,6 +28,7 @@
  * letter v that no component in the snowball has, ALONE below.  A
  * component's leaf keeps its actions as they are (labels below A): all of
  * them synchronise with the observer. */
+#include "base/budget.h"
 #include "base/clock.h"
 #include "checkers/compose/composeint.h"
 
@@ -257,6 +258,61 @@ out:
     return rc;
 }
 
+/* The product raw of the snowball and component k cut to what the
+ * components still outside can take part in (context.c), each against
+ * its leaf; *cut is raw when nothing was cut, else the cut LTS, with
+ * keep[s] the number there of raw's state s (allocated, raw->nstates). */
+static int context(co_snow *S, const uint8_t *joined, uint32_t k, const co_lts *raw, co_lts *cut,
+                   uint32_t **keep)
+{
+    co_mem *cm = S->cm;
+    const co_comps *C = S->C;
+    uint32_t A = S->A;
+    size_t m = raw->nedges ? raw->nedges : 1;
+    *keep = NULL;
+    *cut = *raw;
+    if (!S->context_pairs)
+        return 0;
+    uint8_t *alive = co_alloc(cm, m, 1), *iface = co_alloc(cm, A, 1);
+    int rc = -1;
+    if (!alive || !iface)
+        goto out;
+    memset(alive, 1, raw->nedges);
+    for (uint32_t j = 0; j < C->n; j++) {
+        if (joined[j] || j == k)
+            continue;
+        memset(iface, 0, A);
+        int shares = 0;
+        for (uint32_t i = C->comp_move_first[j]; i < C->comp_move_first[j + 1]; i++) {
+            uint32_t a = C->trans_action[C->move_trans[C->comp_move[i]]];
+            if (S->in[a]) {
+                iface[a] = 1;
+                shares = 1;
+            }
+        }
+        if (shares && co_context_by(cm, raw, alive, 1, 2 * A, &S->nodes[1 + j].l, A, iface,
+                                     context_bound(S->context_pairs, raw)) < 0)
+            goto out;
+    }
+    size_t kept = 0;
+    for (size_t e = 0; e < raw->nedges; e++)
+        kept += alive[e];
+    rc = 0;
+    if (kept == raw->nedges)
+        goto out;
+    if (!(*keep = co_alloc(cm, raw->nstates, sizeof **keep)) ||
+        co_context_keep(cm, raw, alive, cut, *keep) < 0) {
+        co_free(cm, *keep, raw->nstates, sizeof **keep);
+        *keep = NULL;
+        *cut = *raw;
+        rc = -1;
+    }
+out:
+    co_free(cm, alive, m, 1);
+    co_free(cm, iface, A, 1);
+    return rc;
+}
+
 /* The last snowball as an LTS of letters: tau is the letter 0, (v, 0)
  * the letter v, (v, 1) the letters 0 then v through a state of its own
  * (inter_from, inter_to, inter_lab: where it starts and ends, which v). */
@@ -451,12 +507,20 @@ int co_snowball(co_snow *S, const tree_t *formula, result_t *res)
             goto fail;
         S->nnodes++;
     }
+    if (S->context_pairs && co_context_leaves(cm, C, A, &S->nodes[1], S->context_pairs) < 0)
+        goto fail;
     uint32_t F = 0;
     for (uint32_t step = 0; step < n; step++) {
         uint32_t k = next_component(S, joined);
         co_node *Q = &S->nodes[1 + k], *P = &S->nodes[F];
-        if ((uint64_t)P->l.nstates * Q->l.nstates > S->limit) {
-            if (opt->verbose)
+        /* joins that take the share's first half leave the search of what
+         * is left too little: a counterexample is often near the start */
+        int late = cm->budget && budget_elapsed(cm->budget) > budget_seconds(cm->budget) / 2;
+        if ((uint64_t)P->l.nstates * Q->l.nstates > S->limit || late) {
+            if (opt->verbose && late)
+                fprintf(stderr, "compose: the snowball (%u states) has had half its time: the "
+                        "%u parts left explored together\n", P->l.nstates, n - step + 1);
+            else if (opt->verbose)
                 fprintf(stderr, "compose: the snowball (%u states) and component %u (%u states) "
                         "would pass %llu pairs: the %u parts left explored together\n",
                         P->l.nstates, k, Q->l.nstates, (unsigned long long)S->limit, n - step + 1);
@@ -499,16 +563,39 @@ int co_snowball(co_snow *S, const tree_t *formula, result_t *res)
             S->largest = raw.nstates;
         S->raw_states += raw.nstates;
         S->raw_edges += raw.nedges;
-        if (!(N->state_block = co_alloc(cm, raw.nstates, sizeof *N->state_block)) ||
-            co_minimise_branching(cm, &raw, TAU(A), &N->l, N->state_block) < 0) {
+        co_lts cut;
+        uint32_t *keep = NULL;
+        if (context(S, joined, k, &raw, &cut, &keep) < 0 ||
+            !(N->state_block = co_alloc(cm, raw.nstates, sizeof *N->state_block)) ||
+            co_minimise_branching(cm, &cut, TAU(A), &N->l, N->state_block) < 0) {
+            if (keep) {
+                co_lts_free(cm, &cut);
+                co_free(cm, keep, raw.nstates, sizeof *keep);
+            }
             co_lts_free(cm, &raw);
             goto fail;
         }
-        if (opt->verbose)
+        if (keep) {
+            /* state_block holds the cut's states: spread back onto raw's,
+             * from the top, since keep[s] <= s */
+            for (uint32_t s = raw.nstates; s-- > 0;)
+                N->state_block[s] = keep[s] == CO_NONE ? CO_NONE : N->state_block[keep[s]];
+        }
+        if (opt->verbose && keep)
+            fprintf(stderr, "compose: snowball #%u = #%u (%u states) + component %u (%u states): "
+                    "%u states, %zu edges; in its context %u states, %zu edges; "
+                    "branching-minimised %u states, %zu edges (%.2f s)\n",
+                    S->nnodes - 1, F, P->l.nstates, k, Q->l.nstates, raw.nstates, raw.nedges,
+                    cut.nstates, cut.nedges, N->l.nstates, N->l.nedges, mono_now() - t0);
+        else if (opt->verbose)
             fprintf(stderr, "compose: snowball #%u = #%u (%u states) + component %u (%u states): "
                     "%u states, %zu edges; branching-minimised %u states, %zu edges (%.2f s)\n",
                     S->nnodes - 1, F, P->l.nstates, k, Q->l.nstates, raw.nstates, raw.nedges,
                     N->l.nstates, N->l.nedges, mono_now() - t0);
+        if (keep) {
+            co_lts_free(cm, &cut);
+            co_free(cm, keep, raw.nstates, sizeof *keep);
+        }
         co_lts_free(cm, &raw);
         co_lts_free(cm, &P->l);
         joined[k] = 1;

@@ -4,6 +4,9 @@
  *    greatest bisimulation computed naively (pairs removed until stable),
  *    and the quotient's edges are the images of the LTS's;
  *  - the states with an infinite run: those that reach a cycle;
+ *  - context constraints: the edges a cut keeps are those a reachable
+ *    pair of the part with its context takes, on random LTSs, and the
+ *    same by the context's determinised interface;
  *  - on random parallel systems (small RERS .dot files made here, labels
  *    shared by one to three LTSs, nondeterministic ones too) and random
  *    LTL formulas over their labels, the answer of every way of composing
@@ -271,13 +274,19 @@ typedef struct tally {
 } tally;
 
 static const compose_tuning tunings[] = {
-    { (uint64_t)1 << 17, (uint64_t)1 << 16, (uint64_t)1 << 20, 0 },   /* the default, composing alone */
-    { 0, UINT64_MAX, 0, 0 },       /* everything composed, no first look */
-    { 0, 0, 0, 0 },                /* nothing composed: the components explored */
-    { 0, 6, 0, 0 },                /* some composed, the rest explored */
-    { 4, UINT64_MAX, 0, 0 },       /* a first look too short to answer, then all */
-    { 0, 0, UINT64_MAX, 0 },       /* without X: the snowball, unnamed steps hidden */
-    { 0, 0, 12, 0 },               /* the snowball stopped early, the rest explored with it */
+    { (uint64_t)1 << 17, (uint64_t)1 << 16, (uint64_t)1 << 20, 0, 0 },   /* the default, composing alone */
+    { 0, UINT64_MAX, 0, 0, 0 },       /* everything composed, no first look */
+    { 0, 0, 0, 0, 0 },                /* nothing composed: the components explored */
+    { 0, 6, 0, 0, 0 },                /* some composed, the rest explored */
+    { 4, UINT64_MAX, 0, 0, 0 },       /* a first look too short to answer, then all */
+    { 0, 0, UINT64_MAX, 0, 0 },       /* without X: the snowball, unnamed steps hidden */
+    { 0, 0, 12, 0, 0 },               /* the snowball stopped early, the rest explored with it */
+    /* context constraints: each product cut to what the parts outside take part in */
+    { 0, UINT64_MAX, 0, 0, UINT64_MAX },
+    { 0, 6, 0, 0, UINT64_MAX },
+    { 0, 0, UINT64_MAX, 0, UINT64_MAX },
+    { 0, 0, 12, 0, UINT64_MAX },
+    { 0, UINT64_MAX, 0, 0, 3 },    /* every cut past its bound: nothing cut */
 };
 #define NTUNINGS (sizeof tunings / sizeof tunings[0])
 
@@ -723,7 +732,7 @@ static void check_limits(void)
                                                 tree_unary(T_X, tree_unary(T_NOT, atom(net, name)))));
         f = f ? tree_binary(T_AND, f, g) : g;
     }
-    static const compose_tuning all = { 0, UINT64_MAX, 0, 0 }, none = { 0, 0, 0, 0 };
+    static const compose_tuning all = { 0, UINT64_MAX, 0, 0, 0 }, none = { 0, 0, 0, 0, 0 };
     struct {
         const char *what, *reason;
         double seconds;
@@ -830,8 +839,8 @@ static void check_published(void)
         SKIP("the published RERS answers: %s is absent", dir);
         return;
     }
-    static const compose_tuning two[] = { { 0, UINT64_MAX, 0, 0 }, { 0, 6, 0, 0 },
-                                           { 0, 0, UINT64_MAX, 0 }, { 0, 0, 300, 0 } };
+    static const compose_tuning two[] = { { 0, UINT64_MAX, 0, 0, 0 }, { 0, 6, 0, 0, 0 },
+                                           { 0, 0, UINT64_MAX, 0, 0 }, { 0, 0, 300, 0, 0 } };
     static const char *const systems[] = {
         "handmade/toy.dot", "handmade/toy-properties-with-solution.txt",
         "rers2016/problem101.dot", "rers2016/problem101-properties-with-solution.txt",
@@ -893,6 +902,146 @@ static void check_published(void)
     }
 }
 
+/* ---- context constraints on random LTSs ----
+ * co_context_cut against its definition: the edges of P that a reachable
+ * pair of P x E takes, with P's edges of the shared labels moving with
+ * one of E's of the same label and every other edge of either moving its
+ * side alone, searched here over a matrix of pairs; and co_context_keep
+ * keeps exactly the states those edges reach from the start. */
+static void check_context(void)
+{
+    budget_t b = unit_budget(0, 0);
+    co_mem cm = { .budget = &b, .limit = (size_t)1 << 30 };
+    int bad_cut = 0, bad_keep = 0, bad_by = 0, by_searched = 0, failed = 0;
+    size_t edges = 0, cut = 0;
+    for (int round = 0; round < 3000; round++) {
+        small_lts sp, se;
+        random_lts(&sp);
+        random_lts(&se);
+        uint8_t iface[8] = {0};
+        for (uint32_t a = 5; a < 8; a++)
+            iface[a] = rnd(2);
+        co_lts p, e, out;
+        to_lts(&cm, &sp, &p);
+        to_lts(&cm, &se, &e);
+        uint8_t alive[40];
+        memset(alive, 1, sizeof alive);
+        if (co_context_cut(&cm, &p, alive, 0, 8, &e, 8, iface, 1000) != 1) {
+            failed++;
+            goto next;
+        }
+        /* the definition */
+        int seen[MAXN][MAXN] = {{0}};
+        uint8_t used[40] = {0};
+        seen[p.init][e.init] = 1;
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (uint32_t x = 0; x < p.nstates; x++)
+                for (uint32_t y = 0; y < e.nstates; y++) {
+                    if (!seen[x][y])
+                        continue;
+                    for (uint32_t i = p.first[x]; i < p.first[x + 1]; i++) {
+                        if (!iface[p.lab[i]]) {
+                            used[i] = 1;
+                            if (!seen[p.dst[i]][y])
+                                changed = seen[p.dst[i]][y] = 1;
+                            continue;
+                        }
+                        for (uint32_t j = e.first[y]; j < e.first[y + 1]; j++)
+                            if (e.lab[j] == p.lab[i]) {
+                                used[i] = 1;
+                                if (!seen[p.dst[i]][e.dst[j]])
+                                    changed = seen[p.dst[i]][e.dst[j]] = 1;
+                            }
+                    }
+                    for (uint32_t j = e.first[y]; j < e.first[y + 1]; j++)
+                        if (!iface[e.lab[j]] && !seen[x][e.dst[j]])
+                            changed = seen[x][e.dst[j]] = 1;
+                }
+        }
+        for (uint32_t i = 0; i < p.nedges; i++) {
+            bad_cut += alive[i] != used[i];
+            edges++;
+            cut += !alive[i];
+        }
+        /* by E's interface (E determinised and minimised on the shared
+         * labels) the same edges go; when that interface is free, none */
+        uint8_t alive_by[40];
+        memset(alive_by, 1, sizeof alive_by);
+        int r = co_context_by(&cm, &p, alive_by, 0, 8, &e, 8, iface, 1000);
+        if (r < 0) {
+            failed++;
+            goto next;
+        }
+        by_searched += r;
+        /* (on the edges of what P's start reaches, as products are) */
+        int from[MAXN] = {0};
+        from[p.init] = 1;
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (uint32_t x = 0; x < p.nstates; x++)
+                for (uint32_t i = p.first[x]; from[x] && i < p.first[x + 1]; i++)
+                    if (!from[p.dst[i]])
+                        changed = from[p.dst[i]] = 1;
+        }
+        for (uint32_t x = 0; x < p.nstates; x++)
+            for (uint32_t i = p.first[x]; from[x] && i < p.first[x + 1]; i++)
+                bad_by += alive_by[i] != used[i];
+        uint32_t keep[MAXN];
+        if (co_context_keep(&cm, &p, alive, &out, keep) < 0) {
+            failed++;
+            goto next;
+        }
+        /* kept: reached from the start by used edges; numbered in order */
+        int reach[MAXN] = {0};
+        reach[p.init] = 1;
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (uint32_t x = 0; x < p.nstates; x++)
+                for (uint32_t i = p.first[x]; reach[x] && i < p.first[x + 1]; i++)
+                    if (used[i] && !reach[p.dst[i]])
+                        changed = reach[p.dst[i]] = 1;
+        }
+        uint32_t k = 0;
+        size_t kept_edges = 0;
+        for (uint32_t x = 0; x < p.nstates; x++) {
+            bad_keep += reach[x] ? keep[x] != k++ : keep[x] != CO_NONE;
+            for (uint32_t i = p.first[x]; reach[x] && i < p.first[x + 1]; i++)
+                kept_edges += used[i];
+        }
+        bad_keep += out.nstates != k || out.nedges != kept_edges || out.init != keep[p.init];
+        co_lts_free(&cm, &out);
+    next:
+        co_lts_free(&cm, &p);
+        co_lts_free(&cm, &e);
+    }
+    CHECK(failed == 0, "context: every cut searched (%d not)", failed);
+    CHECK(bad_cut == 0, "context: the edges cut are those no reachable pair takes (%d differ)",
+          bad_cut);
+    CHECK(bad_keep == 0, "context: the states kept are those the edges left reach (%d differ)",
+          bad_keep);
+    CHECK(cut > 0 && cut < edges, "context: some edges cut, not all (%zu of %zu)", cut, edges);
+    CHECK(bad_by == 0 && by_searched > 0 && by_searched < 3000,
+          "context: by the neighbour's interface the same edges are cut (%d differ; %d of 3000 "
+          "searched, the others free)", bad_by, by_searched);
+    /* past its bound a cut searches nothing and cuts nothing */
+    small_lts sp, se;
+    random_lts(&sp);
+    random_lts(&se);
+    co_lts p, e;
+    to_lts(&cm, &sp, &p);
+    to_lts(&cm, &se, &e);
+    uint8_t alive[40], iface[8] = {0, 0, 0, 0, 0, 1, 1, 1};
+    memset(alive, 1, sizeof alive);
+    int r = co_context_cut(&cm, &p, alive, 0, 8, &e, 8, iface, 0);
+    int all = 1;
+    for (uint32_t i = 0; i < p.nedges; i++)
+        all &= alive[i];
+    CHECK(r == 0 && all, "context: a cut past its bound cuts nothing (%d)", r);
+    co_lts_free(&cm, &p);
+    co_lts_free(&cm, &e);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -902,6 +1051,7 @@ int main(void)
         UNIT_DONE();
     }
     check_bisim();
+    check_context();
     check_branching();
     check_random_systems();
     check_interleaved_positions();

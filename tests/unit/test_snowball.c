@@ -82,13 +82,18 @@ static tree_t *until(tree_t *l, tree_t *r) { return tree_binary(T_U, l, r); }
 
 /* ---- the readings and the ways of running the snowball ---- */
 
-static const compose_tuning snowball_whole = { 0, 0, UINT64_MAX, 0 };
+static const compose_tuning snowball_whole = { 0, 0, UINT64_MAX, 0, 0 };
 static const compose_tuning tunings[] = {
-    { 0, 0, UINT64_MAX, 0 },   /* the snowball to the end */
-    { 0, 0, 4, 0 },            /* stopped at once: the observer and every component explored */
-    { 0, 0, 16, 0 },           /* after a join or two, the rest explored with it */
-    { 0, 0, 64, 0 },
-    { 0, UINT64_MAX, 8, 0 },   /* stopped early; where it does not decide, composing without hiding */
+    { 0, 0, UINT64_MAX, 0, 0 },   /* the snowball to the end */
+    { 0, 0, 4, 0, 0 },            /* stopped at once: the observer and every component explored */
+    { 0, 0, 16, 0, 0 },           /* after a join or two, the rest explored with it */
+    { 0, 0, 64, 0, 0 },
+    { 0, UINT64_MAX, 8, 0, 0 },   /* stopped early; where it does not decide, composing without hiding */
+    /* context constraints: the components and each join cut to what the
+     * components outside take part in */
+    { 0, 0, UINT64_MAX, 0, UINT64_MAX },
+    { 0, 0, 16, 0, UINT64_MAX },
+    { 0, UINT64_MAX, 8, 0, UINT64_MAX },
 };
 #define NTUNINGS (sizeof tunings / sizeof tunings[0])
 
