@@ -575,6 +575,34 @@ static int construct(builder *b)
     return 0;
 }
 
+/* -v: where the budget's bytes went, by part, in MiB of capacity. */
+static void memory_report(const builder *b)
+{
+    const unf_prefix *u = b->u;
+    double mib = 1024.0 * 1024.0;
+    size_t prefix = u->cap_ev * sizeof *u->ev + u->cap_co * sizeof *u->co +
+                    u->cap_pre * sizeof *u->pre;
+    size_t earlier = b->cap_grp * sizeof *b->grp + b->cap_gword * sizeof *b->gword +
+                     b->cap_gbits * sizeof *b->gbits;
+    size_t later = b->cap_chunk * sizeof *b->chunk + b->cap_lbytes +
+                   b->cap_later_head * sizeof *b->later_head +
+                   b->cap_later_tail * sizeof *b->later_tail +
+                   b->cap_later_word * sizeof *b->later_word +
+                   b->cap_open_word * sizeof *b->open_word +
+                   b->cap_open_bits * sizeof *b->open_bits +
+                   b->cap_later_n * sizeof *b->later_n;
+    size_t queue = b->cap_heap * sizeof *b->heap + b->cap_pe_pre * sizeof *b->pe_pre +
+                   b->cap_parikh;
+    size_t marks = b->cap_marks_words * sizeof *b->marks + b->nslots * sizeof *b->slots +
+                   b->cap_mark_owner * sizeof *b->mark_owner;
+    fprintf(stderr, "unfold: memory (MiB): prefix %.1f, relation earlier %.1f later %.1f "
+            "(%zu live conditions), queue %.1f (%zu waiting: %.1f heap, %.1f Parikh), "
+            "markings %.1f, all charged %.1f\n",
+            prefix / mib, earlier / mib, later / mib, b->nlive, queue / mib, b->nheap,
+            b->cap_heap * sizeof *b->heap / mib, b->cap_parikh / mib, marks / mib,
+            b->charged / mib);
+}
+
 unf_prefix *unf_build(const cnet_t *cn, const check_options *opt, char *why, size_t whylen)
 {
     double start = mono_now();
@@ -593,6 +621,8 @@ unf_prefix *unf_build(const cnet_t *cn, const check_options *opt, char *why, siz
     b.whylen = whylen;
     int rc = construct(&b);
     u->bytes = b.charged;
+    if (opt->verbose)
+        memory_report(&b);
     builder_free(&b);
     if (rc < 0) {
         if (!why[0])
@@ -614,6 +644,13 @@ void unf_free(unf_prefix *u)
     free(u->cons_start);
     free(u->cons);
     free(u);
+}
+
+size_t unf_bytes_held(const unf_prefix *u)
+{
+    return sizeof *u + u->cap_ev * sizeof *u->ev + u->cap_co * sizeof *u->co +
+           u->cap_pre * sizeof *u->pre + (u->cons_start ? (u->nco + 1) * sizeof *u->cons_start : 0) +
+           (u->cons ? (u->npre ? u->npre : 1) * sizeof *u->cons : 0);
 }
 
 void unf_linearise(const unf_prefix *u, const uint32_t *events, size_t n, uint32_t *run)
