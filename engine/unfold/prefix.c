@@ -255,6 +255,59 @@ static pe_t heap_pop(builder *b)
     return top;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The pools of the queue (vectors, presets) keep what every extension
+ * ever queued left there, since an extension only points into them: on
+ * GPUForwardProgress-PT-12a the vectors' pool had grown to 1 GiB when the
+ * queue was empty, and put the prefix 200 MB past its carve.  Each time
+ * the vectors have doubled since the last compaction, the waiting
+ * extensions' vectors and presets slide to the front, in the order they
+ * lie in (so that each moves down only), and their offsets follow.  Only
+ * where their offsets are stored changes: the order and the prefix stay. */
+static void queue_compact(builder *b)
+{
+    size_t n = b->nheap;
+    b->compacted = b->nparikh;
+    /* a scratch of 8 bytes an extension, for a moment; none when the
+     * budget has no room for it */
+    if (!n || n > SIZE_MAX / sizeof(uint64_t) || n > UINT32_MAX ||
+        b->charged + n * sizeof(uint64_t) > b->limit)
+        return;
+    uint64_t *order = malloc(n * sizeof *order);
+    if (!order)
+        return;
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint64_t)b->heap[i].parikh_off << 32 | i;
+    qsort(order, n, sizeof *order, cmp_u64);
+    size_t to = 0;
+    for (size_t i = 0; i < n; i++) {
+        pe_t *x = &b->heap[(uint32_t)order[i]];
+        size_t len = parikh_bytes(b, x);
+        memmove(b->parikh + to, b->parikh + x->parikh_off, len);
+        x->parikh_off = (uint32_t)to;
+        to += len;
+    }
+    b->nparikh = b->compacted = to;
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint64_t)b->heap[i].pre_off << 32 | i;
+    qsort(order, n, sizeof *order, cmp_u64);
+    to = 0;
+    for (size_t i = 0; i < n; i++) {
+        pe_t *x = &b->heap[(uint32_t)order[i]];
+        if (x->npre)
+            memmove(b->pe_pre + to, b->pe_pre + x->pre_off, x->npre * sizeof *b->pe_pre);
+        x->pre_off = (uint32_t)to;
+        to += x->npre;
+    }
+    b->npe_pre = to;
+    free(order);
+}
+
 /* Queues t with preset pre[0..n) (a co-set). */
 static int pe_make(builder *b, uint32_t t, const uint32_t *pre, uint32_t n)
 {
@@ -575,6 +628,8 @@ static int construct(builder *b)
             }
             progress_maybe(&pg, mono_now(), u->nev, u->nco, b->charged, b->nheap);
         }
+        if (b->nparikh > 2 * b->compacted + (1u << 20))
+            queue_compact(b);
         pe_t x = heap_pop(b);
         if (add_event(b, &x) < 0)
             return -1;

@@ -101,6 +101,7 @@ typedef struct builder {
     size_t npe_pre, cap_pe_pre;
     uint8_t *parikh;
     size_t nparikh, cap_parikh;
+    size_t compacted;              /* nparikh after the last queue_compact */
 
     /* the search for co-sets */
     uint32_t *place_mark, *place_cond, place_stamp;
@@ -128,6 +129,8 @@ int config_room(builder *b);
 void config_of(builder *b, const uint32_t *pre, uint32_t n);
 /* x's Parikh vector from b->cfg and its own transition t, stored. */
 int parikh_store(builder *b, uint32_t t, pe_t *x);
+/* The bytes of x's packed Parikh vector. */
+size_t parikh_bytes(const builder *b, const pe_t *x);
 /* [x] comes before [y] in the ERV order. */
 int pe_before(builder *b, const pe_t *x, const pe_t *y);
 
