@@ -49,7 +49,9 @@ typedef struct checker_type {
      * run it in a child process they kill at the deadline
      * (engine/fence.h, cmd/checkerrun.h); FENCE_MEMORY also limits the
      * child's address space to the budget's bytes, for a library whose
-     * allocations the budget cannot count (CaDiCaL) */
+     * allocations the budget cannot count.  The unfold row says 0: it
+     * fences only its solver (CaDiCaL), after a prefix that a list of
+     * properties shares (checkers/unfold.h) */
     int fenced;
 } checker_type;
 

@@ -44,7 +44,7 @@ static const checker_type checkers[] = {
      "configurations by a SAT solver (CaDiCaL); the configuration found, linearised, is the "
      "witness",
      "safe place/transition nets (every place proven 1-bounded; else UNKNOWN); gains most on "
-     "many loosely coupled processes", FENCE_MEMORY},
+     "many loosely coupled processes", 0},
     {"dist", KINDS_BIT(KIND_DL) | KINDS_BIT(KIND_REACH), dist_accepts, dist_check,
      "distributed explicit-state search over MPI (mpirun -np N mck check --mpi): markings "
      "partitioned by hash over the ranks, breadth-first in synchronous levels; witnesses are "

@@ -3,10 +3,12 @@
 #include "base/clock.h"
 #include "checkers/explicit.h"
 #include "engine/unfold/configsat.h"
+#include "engine/fence.h"
 #include "engine/unfold/prefix.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* -v: the configuration as a partial order, each event with its causes
  * (the events that made its preset), in the order of the run. */
@@ -37,47 +39,74 @@ static void print_configuration(const unf_prefix *u, const uint32_t *events, siz
     }
 }
 
-void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
-                const check_options *opt, result_t *res)
+/* The prefix kept for the properties of one list (unfold_keep): the
+ * outcome of the first property's try, a prefix or why there is none. */
+static struct {
+    const cnet_t *cn;             /* the net it is kept for; NULL: none kept */
+    int tried;
+    unf_prefix *u;
+    char why[160];
+} kept;
+
+void unfold_keep(const cnet_t *cn)
 {
+    unf_free(kept.u);
+    memset(&kept, 0, sizeof kept);
+    kept.cn = cn;
+}
+
+/* cn's prefix, or NULL with why; built here unless kept from an earlier
+ * property of the list. */
+static unf_prefix *prefix_for(const cnet_t *cn, const check_options *opt, int *reused,
+                              char *why, size_t whylen)
+{
+    *reused = kept.cn == cn && kept.tried;
+    if (*reused) {
+        if (!kept.u)
+            snprintf(why, whylen, "%s (for an earlier property)", kept.why);
+        return kept.u;
+    }
     double start = mono_now();
+    unf_prefix *u = NULL;
+    if (unf_proven_safe(cn, opt->budget, why, whylen)) {
+        if (opt->verbose)
+            fprintf(stderr, "unfold: every place proven safe in %.3f s\n", mono_now() - start);
+        check_options popt = *opt;
+        budget_t prefix_budget = budget_carve(opt->budget, CARVE_UNFOLD_PREFIX);
+        popt.budget = &prefix_budget;
+        u = unf_build(cn, &popt, why, whylen);
+    }
+    /* an interrupted try says nothing about the next property's */
+    if (kept.cn == cn && !*opt->budget->interrupted) {
+        kept.tried = 1;
+        kept.u = u;
+        snprintf(kept.why, sizeof kept.why, "%s", u ? "" : why);
+    }
+    return u;
+}
+
+/* The solver's part, in a child process (fence_run): CaDiCaL reads the
+ * clock only at its own checkpoints (the unfold checker ended 46 s past a
+ * 120 s limit on Railroad-PT-010), and its clauses are not counted by the
+ * budget.  The prefix, built before, is the child's by inheritance. */
+typedef struct solve_call {
+    const unf_prefix *u;
+    const tree_t *formula;
+    prop_kind kind;
+    const check_options *opt;
+} solve_call;
+
+static void solve(void *ctx, result_t *res)
+{
+    const solve_call *c = ctx;
+    const unf_prefix *u = c->u;
+    const check_options *opt = c->opt;
     char why[160] = "";
-    result_add_technique(res, "NET_UNFOLDING");
-    result_add_technique(res, "SAT_SMT");
-    if (kind != KIND_DL && (kind != KIND_REACH || !formula)) {
-        result_unknown(res, "kind not supported by the unfold checker");
-        return;
-    }
-    if (!unf_proven_safe(cn, opt->budget, why, sizeof why)) {
-        result_unknown(res, why);
-        res->seconds = mono_now() - start;
-        return;
-    }
-    if (opt->verbose)
-        fprintf(stderr, "unfold: every place proven safe in %.3f s\n", mono_now() - start);
-    check_options popt = *opt;
-    budget_t prefix_budget = budget_carve(opt->budget, CARVE_UNFOLD_PREFIX);
-    popt.budget = &prefix_budget;
-    unf_prefix *u = unf_build(cn, &popt, why, sizeof why);
-    if (!u) {
-        result_unknown(res, why);
-        res->seconds = mono_now() - start;
-        return;
-    }
-    /* the statistics' states are the prefix's events */
-    res->states = u->nev;
-    res->peak_bytes = u->bytes;
-    snprintf(res->net_note, sizeof res->net_note,
-             "the complete prefix: %zu events (%zu cut-offs), %zu conditions", u->nev,
-             u->ncutoffs, u->nco);
-    if (opt->verbose)
-        fprintf(stderr, "unfold: prefix of %zu events (%zu cut-offs), %zu conditions in %.3f s\n",
-                u->nev, u->ncutoffs, u->nco, u->seconds);
     uint32_t *events;
     size_t n;
     double solving = mono_now();
-    int found = unf_sat_find(u, kind == KIND_DL ? NULL : formula, opt->budget, &events, &n, why,
-                             sizeof why);
+    int found = unf_sat_find(u, c->kind == KIND_DL ? NULL : c->formula, opt->budget, &events, &n,
+                             why, sizeof why);
     if (opt->verbose)
         fprintf(stderr, "unfold: encoded and solved in %.3f s\n", mono_now() - solving);
     if (found < 0) {
@@ -101,7 +130,43 @@ void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         }
         free(events);
     }
-    unf_free(u);
+}
+
+void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
+                const check_options *opt, result_t *res)
+{
+    double start = mono_now();
+    char why[200] = "";
+    result_add_technique(res, "NET_UNFOLDING");
+    result_add_technique(res, "SAT_SMT");
+    if (kind != KIND_DL && (kind != KIND_REACH || !formula)) {
+        result_unknown(res, "kind not supported by the unfold checker");
+        return;
+    }
+    int reused;
+    unf_prefix *u = prefix_for(cn, opt, &reused, why, sizeof why);
+    if (!u) {
+        result_unknown(res, why);
+        res->seconds = mono_now() - start;
+        return;
+    }
+    if (opt->verbose)
+        fprintf(stderr, "unfold: prefix of %zu events (%zu cut-offs), %zu conditions in %.3f s%s\n",
+                u->nev, u->ncutoffs, u->nco, u->seconds,
+                reused ? " (for an earlier property)" : "");
+    /* the solver may have what the prefix leaves of the budget's bytes */
+    size_t held = unf_bytes_held(u);
+    size_t memory = opt->budget->bytes > held ? opt->budget->bytes - held : 1;
+    solve_call c = {u, formula, kind, opt};
+    fence_run(opt->budget, memory, solve, &c, res);
+    /* the statistics' states are the prefix's events */
+    res->states = u->nev;
+    res->peak_bytes = u->bytes;
+    snprintf(res->net_note, sizeof res->net_note,
+             "the complete prefix: %zu events (%zu cut-offs), %zu conditions", u->nev,
+             u->ncutoffs, u->nco);
+    if (!reused && kept.u != u)
+        unf_free(u);
     res->seconds = mono_now() - start;
 }
 

@@ -10,4 +10,10 @@ int unfold_accepts(const tree_t *t, prop_kind kind, char *why, size_t whylen);
 void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
                 const check_options *opt, result_t *res);
 
+/* From unfold_keep(cn) to unfold_keep(NULL), unfold_run builds cn's prefix
+ * (or learns why it cannot) for the first property asked and decides the
+ * others on the same prefix, each by its own solver run, with its own
+ * evidence.  Outside, every run builds its own. */
+void unfold_keep(const cnet_t *cn);
+
 #endif

@@ -7,6 +7,7 @@
 #include "cmd/checkerrun.h"
 #include "cmd/report.h"
 #include "base/clock.h"
+#include "checkers/unfold.h"
 #include "input/namedprops.h"
 #include "verdicts/verdicts.h"
 
@@ -222,11 +223,16 @@ int check_property_list(net_t *net, check_item *items, size_t n, const list_run 
         return 2;
     }
     double start = mono_now();
+    /* one prefix for every property of the list */
+    if (lr->chk->run == unfold_run)
+        unfold_keep(cn);
     for (size_t i = 0; i < n; i++)
         if (check_one(lr, net, cn, &items[i], vs, &c) < 0) {
+            unfold_keep(NULL);
             vs_free(vs);
             return 2;
         }
+    unfold_keep(NULL);
     c.t.seconds = mono_now() - start;
     c.t.exit_status = exit_status(&c);
     int rc = c.t.exit_status;

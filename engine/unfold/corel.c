@@ -12,11 +12,19 @@
  * conditions concurrent with every condition of the event's preset, plus
  * the group itself.  That part is one sorted list of (64-bit word, bits)
  * per group, written once.  What later groups add to an older condition
- * goes at the end of its own list, in chunks that double, since newer
- * conditions always have higher numbers.  Memory grows with the pairs that
- * are concurrent (64 to a word where they are dense), not with the square
- * of the conditions: the relations of real prefixes are sparse (tens of
- * partners per condition among hundreds of thousands). */
+ * goes at the end of its own list, since newer conditions always have
+ * higher numbers, packed: a pair is the gap from the word before (a
+ * base-128 varint, doubled, plus 1 for any bits but a short run), then
+ * either one byte for a run of up to four bits (its lowest bit's place and
+ * its length less one), which is what a group adds, or the lowest bit's
+ * place and a varint of the bits above it.  The last word stays open beside the list, so that the
+ * next group can add to it.  As plain pairs, 12 bytes each in chunks that
+ * double, these lists took 1.6 GiB on Solitaire-PT-SqrNC5x5 (77 million
+ * pairs for 1.8 million live conditions, mostly one or two partners to a
+ * word); packed, most pairs take two bytes (docs/unfolding.md).  Memory grows with the
+ * pairs that are concurrent (64 to a word where they are dense), not with
+ * the square of the conditions: the relations of real prefixes are sparse
+ * (tens of partners per condition among hundreds of thousands). */
 #include "engine/unfold/unfint.h"
 #include "base/grow.h"
 
@@ -51,44 +59,121 @@ static int sv_push(builder *b, co_vec *v, uint32_t word, uint64_t bits)
     return 0;
 }
 
-/* The whole relation of live condition l (those before it, then those
- * after) into v, words merged where the two parts meet. */
-static int row_of(builder *b, uint32_t l, co_vec *v)
+/* v as a base-128 varint at out; its bytes. */
+static uint32_t varint_put(uint8_t *out, uint64_t v)
+{
+    uint32_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+static uint64_t varint_get(const uint8_t **in)
+{
+    const uint8_t *p = *in;
+    uint64_t v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        uint8_t c = *p++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            break;
+    }
+    *in = p;
+    return v;
+}
+
+/* A walk over the whole relation of a live condition, in rising words:
+ * its group's list of older partners, its packed later list, then its
+ * open word. */
+typedef struct row_walk {
+    const builder *b;
+    uint32_t l;
+    size_t g, gend;                /* the group's list: gword/gbits[g .. gend) */
+    uint32_t ch, pos, word;        /* the later list: chunk, byte in it, last word */
+    int open_done;
+} row_walk;
+
+static void row_start(const builder *b, uint32_t l, row_walk *r)
 {
     const co_group *g = &b->grp[b->group_of[l]];
+    r->b = b;
+    r->l = l;
+    r->g = g->start;
+    r->gend = g->start + g->len;
+    r->ch = b->later_head[l];
+    r->pos = 0;
+    r->word = 0;
+    r->open_done = 0;
+}
+
+/* The next word of the row at or past word at_least (0: every word; the
+ * later list's chunks that end before it are skipped) and its bits; 0 at
+ * the end. */
+static int row_next(row_walk *r, uint32_t at_least, uint32_t *word, uint64_t *bits)
+{
+    const builder *b = r->b;
+    if (r->g < r->gend) {
+        *word = b->gword[r->g];
+        *bits = b->gbits[r->g++];
+        return 1;
+    }
+    while (r->ch != UNF_NONE &&
+           (r->pos == b->chunk[r->ch].n || (r->pos == 0 && b->chunk[r->ch].last < at_least))) {
+        r->word = b->chunk[r->ch].last;
+        r->ch = b->chunk[r->ch].next;
+        r->pos = 0;
+    }
+    if (r->ch != UNF_NONE) {
+        const uint8_t *p = b->lbytes + b->chunk[r->ch].start + r->pos, *p0 = p;
+        uint64_t head = p[0] < 0x80 ? p++[0] : varint_get(&p);
+        r->word += (uint32_t)(head >> 1);
+        *word = r->word;
+        if (head & 1) {
+            uint32_t lo = *p++;
+            *bits = (varint_get(&p) << 1 | 1) << lo;
+        } else {
+            uint32_t lo = *p & 63, len = (uint32_t)(*p >> 6) + 1;
+            p++;
+            *bits = ((1ull << len) - 1) << lo;
+        }
+        r->pos += (uint32_t)(p - p0);
+        return 1;
+    }
+    if (r->open_done || !b->open_bits[r->l])
+        return 0;
+    r->open_done = 1;
+    *word = b->open_word[r->l];
+    *bits = b->open_bits[r->l];
+    return 1;
+}
+
+/* The whole relation of live condition l into v. */
+static int row_of(builder *b, uint32_t l, co_vec *v)
+{
+    row_walk r;
+    row_start(b, l, &r);
     v->n = 0;
-    for (uint32_t i = 0; i < g->len; i++)
-        if (sv_push(b, v, b->gword[g->start + i], b->gbits[g->start + i]) < 0)
+    uint32_t w;
+    uint64_t bits;
+    while (row_next(&r, 0, &w, &bits))
+        if (sv_push(b, v, w, bits) < 0)
             return -1;
-    for (uint32_t c = b->later_head[l]; c != UNF_NONE; c = b->chunk[c].next)
-        for (uint32_t i = 0; i < b->chunk[c].n; i++)
-            if (sv_push(b, v, b->lword[b->chunk[c].start + i],
-                        b->lbits[b->chunk[c].start + i]) < 0)
-                return -1;
     return 0;
 }
 
 /* out = a ∩ the relation of l, by one merge over both. */
 static int intersect_row(builder *b, const co_vec *a, uint32_t l, co_vec *out)
 {
-    const co_group *g = &b->grp[b->group_of[l]];
+    row_walk r;
+    row_start(b, l, &r);
     out->n = 0;
     size_t i = 0;
-    uint32_t gi = 0, ch = b->later_head[l], ci = 0;
-    for (;;) {
-        uint32_t w;
-        uint64_t bits;
-        if (gi < g->len) {
-            w = b->gword[g->start + gi];
-            bits = b->gbits[g->start + gi++];
-        } else {
-            while (ch != UNF_NONE && ci == b->chunk[ch].n)
-                ch = b->chunk[ch].next, ci = 0;
-            if (ch == UNF_NONE)
-                return 0;
-            w = b->lword[b->chunk[ch].start + ci];
-            bits = b->lbits[b->chunk[ch].start + ci++];
-        }
+    uint32_t w;
+    uint64_t bits;
+    while (i < a->n && row_next(&r, a->word[i], &w, &bits)) {
         while (i < a->n && a->word[i] < w)
             i++;
         if (i == a->n)
@@ -96,44 +181,75 @@ static int intersect_row(builder *b, const co_vec *a, uint32_t l, co_vec *out)
         if (a->word[i] == w && (a->bits[i] & bits) && sv_push(b, out, w, a->bits[i] & bits) < 0)
             return -1;
     }
+    return 0;
 }
 
-/* Appends the bits of live numbers first .. first + n to l's later part. */
+/* The pairs in l's relation. */
+static uint64_t row_length(const builder *b, uint32_t l)
+{
+    return (uint64_t)b->grp[b->group_of[l]].len + b->later_n[l] + (b->open_bits[l] != 0);
+}
+
+/* l's open word packed onto the end of its later list. */
+static int later_close(builder *b, uint32_t l)
+{
+    uint64_t bits = b->open_bits[l];
+    uint32_t lo = (uint32_t)__builtin_ctzll(bits);
+    uint64_t run = bits >> lo;
+    int short_run = (run & (run + 1)) == 0 && run < 16;
+    uint8_t code[20];
+    uint32_t k = varint_put(code, (uint64_t)(b->open_word[l] - b->later_word[l]) << 1 | !short_run);
+    if (short_run) {
+        code[k++] = (uint8_t)(lo | (uint32_t)(__builtin_popcountll(run) - 1) << 6);
+    } else {
+        code[k++] = (uint8_t)lo;
+        k += varint_put(code + k, run >> 1);
+    }
+    uint32_t t = b->later_tail[l];
+    /* a pair is never split between chunks */
+    if (t == UNF_NONE || b->chunk[t].cap - b->chunk[t].n < k) {
+        uint32_t cap = t == UNF_NONE ? 16 : b->chunk[t].cap * 2;
+        if (cap > 4096)
+            cap = 4096;
+        if (b->nchunk >= UINT32_MAX - 1) {
+            snprintf(b->why, b->whylen, "too many conditions");
+            return -1;
+        }
+        if (room(b, &b->chunk, &b->cap_chunk, b->nchunk + 1, sizeof *b->chunk) < 0 ||
+            room(b, &b->lbytes, &b->cap_lbytes, b->nl + cap, sizeof *b->lbytes) < 0)
+            return -1;
+        uint32_t c = (uint32_t)b->nchunk++;
+        b->chunk[c] = (co_chunk){b->nl, 0, cap, 0, UNF_NONE};
+        b->nl += cap;
+        if (t == UNF_NONE)
+            b->later_head[l] = c;
+        else
+            b->chunk[t].next = c;
+        b->later_tail[l] = t = c;
+    }
+    co_chunk *ck = &b->chunk[t];
+    memcpy(b->lbytes + ck->start + ck->n, code, k);
+    ck->n += k;
+    ck->last = b->later_word[l] = b->open_word[l];
+    b->later_n[l]++;
+    return 0;
+}
+
+/* Adds live numbers first .. first + n to l's later partners. */
 static int later_add(builder *b, uint32_t l, uint32_t first, uint32_t n)
 {
     for (uint32_t x = first; x < first + n;) {
         uint32_t w = x >> 6, lo = x & 63, hi = (first + n - 1) >> 6 == w ? (first + n - 1) & 63 : 63;
         uint64_t bits = (hi == 63 ? ~0ull : (1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1);
         x = w * 64 + hi + 1;
-        uint32_t t = b->later_tail[l];
-        if (t != UNF_NONE && b->chunk[t].n && b->lword[b->chunk[t].start + b->chunk[t].n - 1] == w) {
-            b->lbits[b->chunk[t].start + b->chunk[t].n - 1] |= bits;
+        if (b->open_bits[l] && b->open_word[l] == w) {
+            b->open_bits[l] |= bits;
             continue;
         }
-        if (t == UNF_NONE || b->chunk[t].n == b->chunk[t].cap) {
-            uint32_t cap = t == UNF_NONE ? 2 : b->chunk[t].cap * 2;
-            if (cap > 4096)
-                cap = 4096;
-            if (b->nchunk >= UINT32_MAX - 1) {
-                snprintf(b->why, b->whylen, "too many conditions");
-                return -1;
-            }
-            if (room(b, &b->chunk, &b->cap_chunk, b->nchunk + 1, sizeof *b->chunk) < 0 ||
-                room(b, &b->lword, &b->cap_lword, b->nl + cap, sizeof *b->lword) < 0 ||
-                room(b, &b->lbits, &b->cap_lbits, b->nl + cap, sizeof *b->lbits) < 0)
-                return -1;
-            uint32_t c = (uint32_t)b->nchunk++;
-            b->chunk[c] = (co_chunk){b->nl, 0, cap, UNF_NONE};
-            b->nl += cap;
-            if (t == UNF_NONE)
-                b->later_head[l] = c;
-            else
-                b->chunk[t].next = c;
-            b->later_tail[l] = t = c;
-        }
-        co_chunk *ck = &b->chunk[t];
-        b->lword[ck->start + ck->n] = w;
-        b->lbits[ck->start + ck->n++] = bits;
+        if (b->open_bits[l] && later_close(b, l) < 0)
+            return -1;
+        b->open_word[l] = w;
+        b->open_bits[l] = bits;
     }
     return 0;
 }
@@ -171,9 +287,17 @@ int corel_add_group(builder *b, uint32_t first, uint32_t n, const uint32_t *pre,
     /* the conditions concurrent with the whole preset, the preset itself
      * (in its own rows through its group) taken out */
     if (npre) {
-        if (row_of(b, b->live_of[pre[0]], &b->inter) < 0)
+        /* the shortest row first: the others are walked only as far as
+         * the intersection reaches, whole chunks skipped */
+        uint32_t first_row = 0;
+        for (uint32_t i = 1; i < npre; i++)
+            if (row_length(b, b->live_of[pre[i]]) < row_length(b, b->live_of[pre[first_row]]))
+                first_row = i;
+        if (row_of(b, b->live_of[pre[first_row]], &b->inter) < 0)
             return -1;
-        for (uint32_t i = 1; i < npre && b->inter.n; i++) {
+        for (uint32_t i = 0; i < npre && b->inter.n; i++) {
+            if (i == first_row)
+                continue;
             if (intersect_row(b, &b->inter, b->live_of[pre[i]], &b->swap) < 0)
                 return -1;
             co_vec tmp = b->inter;
@@ -206,6 +330,10 @@ int corel_add_group(builder *b, uint32_t first, uint32_t n, const uint32_t *pre,
         room(b, &b->cond_of, &b->cap_cond_of, need, sizeof *b->cond_of) < 0 ||
         room(b, &b->later_head, &b->cap_later_head, need, sizeof *b->later_head) < 0 ||
         room(b, &b->later_tail, &b->cap_later_tail, need, sizeof *b->later_tail) < 0 ||
+        room(b, &b->later_word, &b->cap_later_word, need, sizeof *b->later_word) < 0 ||
+        room(b, &b->open_word, &b->cap_open_word, need, sizeof *b->open_word) < 0 ||
+        room(b, &b->open_bits, &b->cap_open_bits, need, sizeof *b->open_bits) < 0 ||
+        room(b, &b->later_n, &b->cap_later_n, need, sizeof *b->later_n) < 0 ||
         room(b, &b->grp, &b->cap_grp, b->ngrp + 1, sizeof *b->grp) < 0 ||
         room(b, &b->gword, &b->cap_gword, b->ng + b->inter.n + 2, sizeof *b->gword) < 0 ||
         room(b, &b->gbits, &b->cap_gbits, b->ng + b->inter.n + 2, sizeof *b->gbits) < 0)
@@ -225,6 +353,9 @@ int corel_add_group(builder *b, uint32_t first, uint32_t n, const uint32_t *pre,
         b->cond_of[l] = c;
         b->group_of[l] = gid;
         b->later_head[l] = b->later_tail[l] = UNF_NONE;
+        b->later_word[l] = b->open_word[l] = 0;
+        b->open_bits[l] = 0;
+        b->later_n[l] = 0;
         uint64_t bit = 1ull << (l & 63);
         if (b->ng > g->start && b->gword[b->ng - 1] == l >> 6) {
             b->gbits[b->ng - 1] |= bit;
@@ -297,12 +428,15 @@ void corel_free(builder *b)
     free(b->cond_of);
     free(b->later_head);
     free(b->later_tail);
+    free(b->later_word);
+    free(b->open_word);
+    free(b->open_bits);
+    free(b->later_n);
     free(b->grp);
     free(b->gword);
     free(b->gbits);
     free(b->chunk);
-    free(b->lword);
-    free(b->lbits);
+    free(b->lbytes);
     free(b->inter.word);
     free(b->inter.bits);
     free(b->swap.word);

@@ -178,6 +178,14 @@ static size_t foata(builder *b, const pe_t *x, uint64_t *seq)
     return n;
 }
 
+size_t parikh_bytes(const builder *b, const pe_t *x)
+{
+    const uint8_t *p = b->parikh + x->parikh_off, *p0 = p;
+    for (uint32_t i = 0; i < 2 * x->parikh_len; i++)
+        varint_get(&p);
+    return (size_t)(p - p0);
+}
+
 int pe_before(builder *b, const pe_t *x, const pe_t *y)
 {
     if (x->size != y->size)

@@ -223,25 +223,89 @@ static int heap_push(builder *b, const pe_t *x)
     return 0;
 }
 
+/* The earliest extension, taken out.  The hole at the top goes down to a
+ * leaf along the earlier child, one comparison a level instead of two, and
+ * the heap's last extension rises from there: it came from the bottom, so
+ * it seldom rises far (Floyd's bottom-up heap).  The order is total on
+ * local configurations, so the events come in the same order as with any
+ * heap. */
 static pe_t heap_pop(builder *b)
 {
     pe_t top = b->heap[0];
-    b->heap[0] = b->heap[--b->nheap];
-    size_t i = 0;
+    pe_t last = b->heap[--b->nheap];
+    size_t n = b->nheap, i = 0;
+    if (!n)
+        return top;
     for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < b->nheap && pe_before(b, &b->heap[l], &b->heap[m]))
-            m = l;
-        if (r < b->nheap && pe_before(b, &b->heap[r], &b->heap[m]))
-            m = r;
-        if (m == i)
+        size_t l = 2 * i + 1;
+        if (l >= n)
             break;
-        pe_t tmp = b->heap[i];
+        size_t m = l + 1 < n && pe_before(b, &b->heap[l + 1], &b->heap[l]) ? l + 1 : l;
         b->heap[i] = b->heap[m];
-        b->heap[m] = tmp;
         i = m;
     }
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!pe_before(b, &last, &b->heap[parent]))
+            break;
+        b->heap[i] = b->heap[parent];
+        i = parent;
+    }
+    b->heap[i] = last;
     return top;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The pools of the queue (vectors, presets) keep what every extension
+ * ever queued left there, since an extension only points into them: on
+ * GPUForwardProgress-PT-12a the vectors' pool had grown to 1 GiB when the
+ * queue was empty, and put the prefix 200 MB past its carve.  Each time
+ * the vectors have doubled since the last compaction, the waiting
+ * extensions' vectors and presets slide to the front, in the order they
+ * lie in (so that each moves down only), and their offsets follow.  Only
+ * where their offsets are stored changes: the order and the prefix stay. */
+static void queue_compact(builder *b)
+{
+    size_t n = b->nheap;
+    b->compacted = b->nparikh;
+    /* a scratch of 8 bytes an extension, for a moment; none when the
+     * budget has no room for it */
+    if (!n || n > SIZE_MAX / sizeof(uint64_t) || n > UINT32_MAX ||
+        b->charged + n * sizeof(uint64_t) > b->limit)
+        return;
+    uint64_t *order = malloc(n * sizeof *order);
+    if (!order)
+        return;
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint64_t)b->heap[i].parikh_off << 32 | i;
+    qsort(order, n, sizeof *order, cmp_u64);
+    size_t to = 0;
+    for (size_t i = 0; i < n; i++) {
+        pe_t *x = &b->heap[(uint32_t)order[i]];
+        size_t len = parikh_bytes(b, x);
+        memmove(b->parikh + to, b->parikh + x->parikh_off, len);
+        x->parikh_off = (uint32_t)to;
+        to += len;
+    }
+    b->nparikh = b->compacted = to;
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint64_t)b->heap[i].pre_off << 32 | i;
+    qsort(order, n, sizeof *order, cmp_u64);
+    to = 0;
+    for (size_t i = 0; i < n; i++) {
+        pe_t *x = &b->heap[(uint32_t)order[i]];
+        if (x->npre)
+            memmove(b->pe_pre + to, b->pe_pre + x->pre_off, x->npre * sizeof *b->pe_pre);
+        x->pre_off = (uint32_t)to;
+        to += x->npre;
+    }
+    b->npe_pre = to;
+    free(order);
 }
 
 /* Queues t with preset pre[0..n) (a co-set). */
@@ -564,6 +628,8 @@ static int construct(builder *b)
             }
             progress_maybe(&pg, mono_now(), u->nev, u->nco, b->charged, b->nheap);
         }
+        if (b->nparikh > 2 * b->compacted + (1u << 20))
+            queue_compact(b);
         pe_t x = heap_pop(b);
         if (add_event(b, &x) < 0)
             return -1;
@@ -573,6 +639,34 @@ static int construct(builder *b)
         return -1;
     }
     return 0;
+}
+
+/* -v: where the budget's bytes went, by part, in MiB of capacity. */
+static void memory_report(const builder *b)
+{
+    const unf_prefix *u = b->u;
+    double mib = 1024.0 * 1024.0;
+    size_t prefix = u->cap_ev * sizeof *u->ev + u->cap_co * sizeof *u->co +
+                    u->cap_pre * sizeof *u->pre;
+    size_t earlier = b->cap_grp * sizeof *b->grp + b->cap_gword * sizeof *b->gword +
+                     b->cap_gbits * sizeof *b->gbits;
+    size_t later = b->cap_chunk * sizeof *b->chunk + b->cap_lbytes +
+                   b->cap_later_head * sizeof *b->later_head +
+                   b->cap_later_tail * sizeof *b->later_tail +
+                   b->cap_later_word * sizeof *b->later_word +
+                   b->cap_open_word * sizeof *b->open_word +
+                   b->cap_open_bits * sizeof *b->open_bits +
+                   b->cap_later_n * sizeof *b->later_n;
+    size_t queue = b->cap_heap * sizeof *b->heap + b->cap_pe_pre * sizeof *b->pe_pre +
+                   b->cap_parikh;
+    size_t marks = b->cap_marks_words * sizeof *b->marks + b->nslots * sizeof *b->slots +
+                   b->cap_mark_owner * sizeof *b->mark_owner;
+    fprintf(stderr, "unfold: memory (MiB): prefix %.1f, relation earlier %.1f later %.1f "
+            "(%zu live conditions), queue %.1f (%zu waiting: %.1f heap, %.1f Parikh), "
+            "markings %.1f, all charged %.1f\n",
+            prefix / mib, earlier / mib, later / mib, b->nlive, queue / mib, b->nheap,
+            b->cap_heap * sizeof *b->heap / mib, b->cap_parikh / mib, marks / mib,
+            b->charged / mib);
 }
 
 unf_prefix *unf_build(const cnet_t *cn, const check_options *opt, char *why, size_t whylen)
@@ -593,6 +687,8 @@ unf_prefix *unf_build(const cnet_t *cn, const check_options *opt, char *why, siz
     b.whylen = whylen;
     int rc = construct(&b);
     u->bytes = b.charged;
+    if (opt->verbose)
+        memory_report(&b);
     builder_free(&b);
     if (rc < 0) {
         if (!why[0])
@@ -614,6 +710,13 @@ void unf_free(unf_prefix *u)
     free(u->cons_start);
     free(u->cons);
     free(u);
+}
+
+size_t unf_bytes_held(const unf_prefix *u)
+{
+    return sizeof *u + u->cap_ev * sizeof *u->ev + u->cap_co * sizeof *u->co +
+           u->cap_pre * sizeof *u->pre + (u->cons_start ? (u->nco + 1) * sizeof *u->cons_start : 0) +
+           (u->cons ? (u->npre ? u->npre : 1) * sizeof *u->cons : 0);
 }
 
 void unf_linearise(const unf_prefix *u, const uint32_t *events, size_t n, uint32_t *run)

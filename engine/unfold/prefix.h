@@ -63,6 +63,8 @@ int unf_proven_safe(const cnet_t *cn, const budget_t *budget, char *why, size_t 
  * asks.  NULL with the reason in why (a limit, or no memory). */
 unf_prefix *unf_build(const cnet_t *cn, const check_options *opt, char *why, size_t whylen);
 void unf_free(unf_prefix *u);
+/* The bytes u's arrays hold (the construction's are freed by then). */
+size_t unf_bytes_held(const unf_prefix *u);
 
 /* The events of a configuration (sorted by index, which is a linearisation:
  * an event's causes come before it) as a run of transitions in run[] (n

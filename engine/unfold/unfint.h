@@ -32,11 +32,12 @@ typedef struct co_group {
     uint32_t len;
 } co_group;
 
-/* Part of a condition's list of later partners: lword/lbits[start ..
- * start + n), room for cap, then the chunk next (UNF_NONE: none). */
+/* Part of a condition's list of later partners: lbytes[start .. start +
+ * n), room for cap bytes, the word of its last pair, then the chunk next
+ * (UNF_NONE: none). */
 typedef struct co_chunk {
     size_t start;
-    uint32_t n, cap, next;
+    uint32_t n, cap, last, next;
 } co_chunk;
 
 typedef struct builder {
@@ -63,13 +64,17 @@ typedef struct builder {
     uint32_t *gword;
     uint64_t *gbits;
     size_t ng, cap_gword, cap_gbits;
-    uint32_t *later_head, *later_tail;   /* per live number: its chunks of later partners */
-    size_t cap_later_head, cap_later_tail;
+    /* per live number: its chunks of later partners, the last word
+     * written to them (0 at first), and the word still open (its bits 0:
+     * none), which later groups may add to */
+    uint32_t *later_head, *later_tail, *later_word, *open_word, *later_n;
+    uint64_t *open_bits;
+    size_t cap_later_head, cap_later_tail, cap_later_word, cap_open_word, cap_open_bits,
+        cap_later_n;
     co_chunk *chunk;
     size_t nchunk, cap_chunk;
-    uint32_t *lword;
-    uint64_t *lbits;
-    size_t nl, cap_lword, cap_lbits;
+    uint8_t *lbytes;
+    size_t nl, cap_lbytes;
     co_vec inter, swap;            /* the last group's earlier partners; scratch */
     /* inter's conditions by place: those of p are cand[cand_off[p] ..
      * + cand_n[p]) when cand_mark[p] is cand_stamp */
@@ -96,6 +101,7 @@ typedef struct builder {
     size_t npe_pre, cap_pe_pre;
     uint8_t *parikh;
     size_t nparikh, cap_parikh;
+    size_t compacted;              /* nparikh after the last queue_compact */
 
     /* the search for co-sets */
     uint32_t *place_mark, *place_cond, place_stamp;
@@ -123,6 +129,8 @@ int config_room(builder *b);
 void config_of(builder *b, const uint32_t *pre, uint32_t n);
 /* x's Parikh vector from b->cfg and its own transition t, stored. */
 int parikh_store(builder *b, uint32_t t, pe_t *x);
+/* The bytes of x's packed Parikh vector. */
+size_t parikh_bytes(const builder *b, const pe_t *x);
 /* [x] comes before [y] in the ERV order. */
 int pe_before(builder *b, const pe_t *x, const pe_t *y);
 

@@ -88,6 +88,22 @@ if [ -d "$SHARED/mcc" ]; then
         n_inst=$((n_inst + 1))
         agree unfold "$inst dl" "$dir/model.pnml"
     done
+    # a property file: the prefix is built for the first property, the
+    # others are decided on it (their answers are compared above)
+    m="$SHARED/mcc/Dekker-PT-010"
+    if [ -f "$m/ReachabilityCardinality.xml" ]; then
+        "$MCK" check -c unfold -v --timeout 60 "$m/model.pnml" "$m/ReachabilityCardinality.xml" \
+            >"$tmp.k" 2>&1
+        n=$(grep -c '^Property .*Result' "$tmp.k")
+        built=$(grep '^unfold: prefix of' "$tmp.k" | grep -vc 'for an earlier property')
+        kept=$(grep -c '^unfold: prefix of .*(for an earlier property)' "$tmp.k")
+        memory=$(grep -c '^unfold: memory' "$tmp.k")
+        if [ "$n" -gt 1 ] && [ "$built" -eq 1 ] && [ "$memory" -eq 1 ] && [ "$kept" -eq $((n - 1)) ]; then
+            echo "ok - Dekker-PT-010 ReachabilityCardinality: one prefix for $n properties"
+        else
+            echo "not ok - Dekker-PT-010 ReachabilityCardinality: $n properties, prefix built $built times ($memory memory lines), kept $kept times"
+        fi
+    fi
     echo "ok - MCC instances: unfold agrees with explicit on $pass deadlocks of $n_inst safe instances and $props reachability properties of 8 of them"
     [ "$fail" -eq 0 ] || echo "not ok - MCC instances: $fail deadlock checks differ"
     [ "$pass" -eq "$n_inst" ] || echo "not ok - MCC instances: only $pass of $n_inst deadlocks decided"
