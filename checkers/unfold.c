@@ -80,7 +80,7 @@ static unf_prefix *prefix_for(const cnet_t *cn, const check_options *opt, int *r
     if (kept.cn == cn && !*opt->budget->interrupted) {
         kept.tried = 1;
         kept.u = u;
-        snprintf(kept.why, sizeof kept.why, "%s", u ? "" : why);
+        snprintf(kept.why, sizeof kept.why, "%.150s", u ? "" : why);
     }
     return u;
 }
