@@ -293,19 +293,7 @@ static int context(composer *K, const co_node *N, uint32_t ia, uint32_t ib, cons
                                      context_bound(K->tuning->context_pairs, raw)) < 0)
             goto out;
     }
-    size_t kept = 0;
-    for (size_t e = 0; e < raw->nedges; e++)
-        kept += alive[e];
-    rc = 0;
-    if (kept == raw->nedges)
-        goto out;
-    if (!(*keep = co_alloc(cm, raw->nstates, sizeof **keep)) ||
-        co_context_keep(cm, raw, alive, cut, *keep) < 0) {
-        co_free(cm, *keep, raw->nstates, sizeof **keep);
-        *keep = NULL;
-        *cut = *raw;
-        rc = -1;
-    }
+    rc = co_context_apply(cm, raw, alive, cut, keep);
 out:
     co_free(cm, alive, m, 1);
     co_free(cm, iface, A, 1);

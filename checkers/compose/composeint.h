@@ -53,6 +53,12 @@ typedef struct co_lts {
 } co_lts;
 
 void co_lts_free(co_mem *cm, co_lts *l);
+/* l restricted to the states keep numbers 0 .. kept-1 (CO_NONE: gone;
+ * numbered in the old order, so that each state's edges stay sorted) and
+ * the edges between them that alive lets through (NULL: every one).  0,
+ * or -1 on a limit. */
+int co_lts_restrict(co_mem *cm, const co_lts *l, const uint32_t *keep, uint32_t kept,
+                    const uint8_t *alive, co_lts *out);
 /* Sorts keys (label << 32 | target) and drops repeats: the new count. */
 size_t co_sort_unique(uint64_t *key, size_t n);
 /* Sorts each state's edges by (label, target) and drops repeats, in
@@ -205,6 +211,12 @@ int co_context_by(co_mem *cm, const co_lts *l, uint8_t *alive, uint32_t shift, u
 /* l with its alive edges only, and only the states its start reaches by
  * them: keep[s] is the new number of s, or CO_NONE. */
 int co_context_keep(co_mem *cm, const co_lts *l, const uint8_t *alive, co_lts *out, uint32_t *keep);
+/* raw cut to its alive edges (co_context_keep) when some edge is dead:
+ * then *cut is the cut LTS and *keep the numbering (allocated,
+ * raw->nstates); else both stay as they were (*cut raw, *keep NULL).  0,
+ * or -1 on a limit (*cut raw, *keep NULL). */
+int co_context_apply(co_mem *cm, const co_lts *raw, const uint8_t *alive, co_lts *cut,
+                     uint32_t **keep);
 /* The pairs a cut of l may search: at most limit, and no more than a
  * small multiple of l's states, since what it can save is l's size. */
 static inline size_t context_bound(uint64_t limit, const co_lts *l)

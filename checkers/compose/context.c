@@ -89,13 +89,11 @@ int co_context_keep(co_mem *cm, const co_lts *l, const uint8_t *alive, co_lts *o
     uint32_t nq = 0;
     keep[l->init] = 0;
     queue[nq++] = l->init;
-    size_t edges = 0;
     for (uint32_t i = 0; i < nq; i++) {
         uint32_t s = queue[i];
         for (uint32_t e = l->first[s]; e < l->first[s + 1]; e++) {
             if (!alive[e])
                 continue;
-            edges++;
             if (keep[l->dst[e]] == CO_NONE) {
                 keep[l->dst[e]] = 0;
                 queue[nq++] = l->dst[e];
@@ -108,29 +106,24 @@ int co_context_keep(co_mem *cm, const co_lts *l, const uint8_t *alive, co_lts *o
     for (uint32_t s = 0; s < n; s++)
         if (keep[s] != CO_NONE)
             keep[s] = kept++;
-    out->nstates = kept;
-    out->init = keep[l->init];
-    out->cap_first = (size_t)kept + 1;
-    out->cap_edges = edges ? edges : 1;
-    if (!(out->first = co_alloc(cm, out->cap_first, sizeof *out->first)) ||
-        !(out->lab = co_alloc(cm, out->cap_edges, sizeof *out->lab)) ||
-        !(out->dst = co_alloc(cm, out->cap_edges, sizeof *out->dst))) {
-        co_lts_free(cm, out);
+    return co_lts_restrict(cm, l, keep, kept, alive, out);
+}
+
+int co_context_apply(co_mem *cm, const co_lts *raw, const uint8_t *alive, co_lts *cut,
+                     uint32_t **keep)
+{
+    size_t kept = 0;
+    for (size_t e = 0; e < raw->nedges; e++)
+        kept += alive[e];
+    if (kept == raw->nedges)
+        return 0;
+    if (!(*keep = co_alloc(cm, raw->nstates, sizeof **keep)) ||
+        co_context_keep(cm, raw, alive, cut, *keep) < 0) {
+        co_free(cm, *keep, raw->nstates, sizeof **keep);
+        *keep = NULL;
+        *cut = *raw;
         return -1;
     }
-    size_t k = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        if (keep[s] == CO_NONE)
-            continue;
-        out->first[keep[s]] = (uint32_t)k;
-        for (uint32_t e = l->first[s]; e < l->first[s + 1]; e++)
-            if (alive[e]) {
-                out->lab[k] = l->lab[e];
-                out->dst[k++] = keep[l->dst[e]];
-            }
-    }
-    out->first[kept] = (uint32_t)k;
-    out->nedges = k;
     return 0;
 }
 
@@ -165,20 +158,15 @@ static int cut_leaf(co_mem *cm, const co_comps *C, uint32_t A, co_node *leaves, 
                                     context_bound(max_pairs, &N->l)) < 0)
             goto out;
     }
-    size_t kept = 0;
-    for (size_t e = 0; e < N->l.nedges; e++)
-        kept += alive[e];
-    rc = 0;
-    if (kept == N->l.nedges)
-        goto out;
     uint32_t n = N->l.nstates;
-    uint32_t *keep = co_alloc(cm, n, sizeof *keep), *block = NULL;
+    uint32_t *keep = NULL, *block = NULL;
     co_lts cut, min;
-    memset(&cut, 0, sizeof cut);
+    rc = co_context_apply(cm, &N->l, alive, &cut, &keep);
+    if (rc < 0 || !keep)
+        goto out;
     memset(&min, 0, sizeof min);
     rc = -1;
-    if (keep && co_context_keep(cm, &N->l, alive, &cut, keep) == 0 &&
-        (block = co_alloc(cm, cut.nstates, sizeof *block)) &&
+    if ((block = co_alloc(cm, cut.nstates, sizeof *block)) &&
         co_minimise(cm, &cut, &min, block) == 0) {
         for (uint32_t s = 0; s < N->nraw; s++) {
             uint32_t b = N->state_block[s];

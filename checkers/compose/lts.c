@@ -1,6 +1,8 @@
 /* Labelled transition systems as arrays (composeint.h). */
 #include "checkers/compose/composeint.h"
 
+#include <string.h>
+
 #include <stdlib.h>
 
 void co_lts_free(co_mem *cm, co_lts *l)
@@ -39,6 +41,41 @@ size_t co_sort_unique(uint64_t *key, size_t n)
         if (!u || key[i] != key[u - 1])
             key[u++] = key[i];
     return u;
+}
+
+int co_lts_restrict(co_mem *cm, const co_lts *l, const uint32_t *keep, uint32_t kept,
+                    const uint8_t *alive, co_lts *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t edges = 0;
+    for (uint32_t s = 0; s < l->nstates; s++)
+        if (keep[s] != CO_NONE)
+            for (uint32_t e = l->first[s]; e < l->first[s + 1]; e++)
+                edges += (!alive || alive[e]) && keep[l->dst[e]] != CO_NONE;
+    out->nstates = kept;
+    out->init = keep[l->init];
+    out->cap_first = (size_t)kept + 1;
+    out->cap_edges = edges ? edges : 1;
+    if (!(out->first = co_alloc(cm, out->cap_first, sizeof *out->first)) ||
+        !(out->lab = co_alloc(cm, out->cap_edges, sizeof *out->lab)) ||
+        !(out->dst = co_alloc(cm, out->cap_edges, sizeof *out->dst))) {
+        co_lts_free(cm, out);
+        return -1;
+    }
+    size_t k = 0;
+    for (uint32_t s = 0; s < l->nstates; s++) {
+        if (keep[s] == CO_NONE)
+            continue;
+        out->first[keep[s]] = (uint32_t)k;
+        for (uint32_t e = l->first[s]; e < l->first[s + 1]; e++)
+            if ((!alive || alive[e]) && keep[l->dst[e]] != CO_NONE) {
+                out->lab[k] = l->lab[e];
+                out->dst[k++] = keep[l->dst[e]];
+            }
+    }
+    out->first[kept] = (uint32_t)k;
+    out->nedges = k;
+    return 0;
 }
 
 int co_lts_normalise(co_mem *cm, co_lts *l, uint64_t **scratch, size_t *cap)

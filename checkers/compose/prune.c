@@ -41,41 +41,11 @@ int co_prune_finite(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *keep)
                 queue[nq++] = in_src[j];
     }
     uint32_t kept = 0;
-    size_t edges = 0;
     for (uint32_t s = 0; s < n; s++)
-        if (keep[s] != CO_NONE) {
+        if (keep[s] != CO_NONE)
             keep[s] = kept++;
-            for (uint32_t e = l->first[s]; e < l->first[s + 1]; e++)
-                edges += keep[l->dst[e]] != CO_NONE;
-        }
-    if (keep[l->init] == CO_NONE) {
-        rc = 0;
+    if (keep[l->init] != CO_NONE && co_lts_restrict(cm, l, keep, kept, NULL, out) < 0)
         goto out;
-    }
-    out->nstates = kept;
-    out->init = keep[l->init];
-    out->cap_first = (size_t)kept + 1;
-    out->cap_edges = edges ? edges : 1;
-    if (!(out->first = co_alloc(cm, out->cap_first, sizeof *out->first)) ||
-        !(out->lab = co_alloc(cm, out->cap_edges, sizeof *out->lab)) ||
-        !(out->dst = co_alloc(cm, out->cap_edges, sizeof *out->dst))) {
-        co_lts_free(cm, out);
-        goto out;
-    }
-    size_t e2 = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        if (keep[s] == CO_NONE)
-            continue;
-        out->first[keep[s]] = (uint32_t)e2;
-        for (uint32_t e = l->first[s]; e < l->first[s + 1]; e++)
-            if (keep[l->dst[e]] != CO_NONE) {
-                out->lab[e2] = l->lab[e];
-                out->dst[e2] = keep[l->dst[e]];
-                e2++;
-            }
-    }
-    out->first[kept] = (uint32_t)e2;
-    out->nedges = e2;
     rc = 0;
 out:
     co_free(cm, outdeg, n, sizeof *outdeg);
