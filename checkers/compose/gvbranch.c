@@ -13,8 +13,7 @@
  * constellation, new bottom states charged to their own edges), which is
  * a much larger piece of bookkeeping than there was time to write and
  * attack here.  What is done instead keeps Groote and Vaandrager's bound,
- * O(m n) (here times a log, for sorting the edges a splitter or a
- * restabilisation looks at), and takes from theirs what pays on these
+ * O(m n), and takes from theirs what pays on these
  * LTSs: a split costs the smaller part and its edges, where a round of
  * signatures (divbranch.c) costs every state and edge, and on a chain of
  * inert tau-steps signatures as long as the chain.
@@ -86,9 +85,11 @@ typedef struct gv {
     /* the lock step: a generation per split instead of clearing */
     uint32_t gen;
     uint32_t *pos_gen, *cnt_gen, *cnt, *pos_list, *neg_list;
-    /* a splitter's edges */
-    uint64_t *keys;
-    size_t cap_keys;
+    /* a splitter's edges, by label (dense numbers), then by block */
+    uint32_t nlabels;
+    uint32_t *elab, *enext, *gnext;
+    uint32_t *lhead, *ltouched, nltouched;
+    uint32_t *ghead, *gtouched;
 } gv;
 
 #define ALLOC(G, p, count) ((p) = co_alloc((G)->cm, (count), sizeof *(p)))
@@ -286,75 +287,133 @@ static int split_touched(gv *G)
     return rc;
 }
 
-/* Every block made stable under (a, C) for every label a. */
-static int use_splitter(gv *G, uint32_t C)
+/* Edge e onto the list of its label. */
+static void by_label(gv *G, uint32_t e)
 {
-    size_t k = 0;
-    for (uint32_t i = G->bfirst[C]; i < G->bend[C]; i++) {
-        uint32_t v = G->elem[i];
-        if (co_tick(G->cm) < 0 ||
-            co_grow(G->cm, &G->keys, &G->cap_keys, k + (G->ifirst[v + 1] - G->ifirst[v]),
-                    sizeof *G->keys) < 0)
-            return -1;
-        for (uint32_t j = G->ifirst[v]; j < G->ifirst[v + 1]; j++) {
-            uint32_t e = G->iedge[j], u = G->esrc[e];
-            if (G->olab[e] == G->tau && G->blk[u] == C)
-                continue;
-            G->keys[k++] = (uint64_t)G->olab[e] << 32 | u;
-        }
-    }
-    k = co_sort_unique(G->keys, k);
-    /* a run of one label: its sources marked, then the splits */
-    for (size_t i = 0; i < k;) {
-        uint64_t a = G->keys[i] >> 32;
-        size_t j = i;
-        for (; j < k && G->keys[j] >> 32 == a; j++)
-            mark_source(G, (uint32_t)G->keys[j]);
-        if (split_touched(G) < 0)
-            return -1;
-        i = j;
-    }
-    return 0;
+    uint32_t a = G->elab[e];
+    if (G->lhead[a] == CO_NONE)
+        G->ltouched[G->nltouched++] = a;
+    G->enext[e] = G->lhead[a];
+    G->lhead[a] = e;
 }
 
-static int cmp_pair(const void *x, const void *y)
+/* Every block made stable under (a, C) for every label a: the sources of
+ * each label's edges into C marked, then the splits.  Lists, not a sort:
+ * the work is the edges into C. */
+static int use_splitter(gv *G, uint32_t C)
 {
-    const uint64_t *a = x, *b = y;
-    return (a[0] > b[0]) - (a[0] < b[0]);
+    G->nltouched = 0;
+    for (uint32_t i = G->bfirst[C]; i < G->bend[C]; i++) {
+        uint32_t v = G->elem[i];
+        if (co_tick(G->cm) < 0)
+            return -1;
+        for (uint32_t j = G->ifirst[v]; j < G->ifirst[v + 1]; j++) {
+            uint32_t e = G->iedge[j];
+            if (G->olab[e] == G->tau && G->blk[G->esrc[e]] == C)
+                continue;
+            by_label(G, e);
+        }
+    }
+    int rc = 0;
+    for (uint32_t k = 0; k < G->nltouched; k++) {
+        uint32_t a = G->ltouched[k];
+        for (uint32_t e = G->lhead[a]; e != CO_NONE && !rc; e = G->enext[e])
+            mark_source(G, G->esrc[e]);
+        G->lhead[a] = CO_NONE;
+        if (!rc && split_touched(G) < 0)
+            rc = -1;
+    }
+    G->nltouched = 0;
+    return rc;
 }
 
 /* X, which has new bottom states, made stable under every (a, C) that
- * one of its states has an edge for. */
+ * one of its states has an edge for: X's edges by label, each label's by
+ * the target's block (at that moment: a block split meanwhile is a union
+ * of blocks, still a sound splitter, and its parts wait in Q anyway). */
 static int restabilise(gv *G, uint32_t X)
 {
-    size_t k = 0;
+    G->nltouched = 0;
     for (uint32_t i = G->bfirst[X]; i < G->bend[X]; i++) {
         uint32_t s = G->elem[i];
-        if (co_tick(G->cm) < 0 ||
-            co_grow(G->cm, &G->keys, &G->cap_keys, 2 * (k + (G->ofirst[s + 1] - G->ofirst[s])),
-                    sizeof *G->keys) < 0)
+        if (co_tick(G->cm) < 0)
             return -1;
-        for (uint32_t e = G->ofirst[s]; e < G->ofirst[s + 1]; e++) {
+        for (uint32_t e = G->ofirst[s]; e < G->ofirst[s + 1]; e++)
+            by_label(G, e);
+    }
+    int rc = 0;
+    for (uint32_t k = 0; k < G->nltouched; k++) {
+        uint32_t a = G->ltouched[k], ngroups = 0;
+        for (uint32_t e = G->lhead[a]; e != CO_NONE; e = G->enext[e]) {
             uint32_t d = G->blk[G->odst[e]];
-            if (G->olab[e] == G->tau && d == X)
+            if (G->olab[e] == G->tau && d == G->blk[G->esrc[e]])
                 continue;
-            /* (label, block) then the source, sorted as pairs */
-            G->keys[2 * k] = (uint64_t)G->olab[e] << 32 | d;
-            G->keys[2 * k + 1] = s;
-            k++;
+            if (G->ghead[d] == CO_NONE)
+                G->gtouched[ngroups++] = d;
+            G->gnext[e] = G->ghead[d];
+            G->ghead[d] = e;
+        }
+        G->lhead[a] = CO_NONE;
+        for (uint32_t g = 0; g < ngroups; g++) {
+            uint32_t d = G->gtouched[g];
+            for (uint32_t e = G->ghead[d]; e != CO_NONE && !rc; e = G->gnext[e])
+                mark_source(G, G->esrc[e]);
+            G->ghead[d] = CO_NONE;
+            if (!rc && split_touched(G) < 0)
+                rc = -1;
         }
     }
-    qsort(G->keys, k, 2 * sizeof *G->keys, cmp_pair);
-    for (size_t i = 0; i < k;) {
-        uint64_t key = G->keys[2 * i];
-        size_t j = i;
-        for (; j < k && G->keys[2 * j] == key; j++)
-            mark_source(G, (uint32_t)G->keys[2 * j + 1]);
-        if (split_touched(G) < 0)
-            return -1;
-        i = j;
+    G->nltouched = 0;
+    return rc;
+}
+
+/* Labels numbered densely, for the lists above: through a table of
+ * every label number up to delta when that is not much more than the
+ * edges (as with the composer's labels), else by sorting them. */
+static int dense_labels(gv *G)
+{
+    size_t span = (size_t)G->delta + 1;
+    int by_table = span <= 4 * G->m + 65536;
+    size_t cap = by_table ? span : G->m;
+    uint64_t *seen = co_alloc(G->cm, cap, sizeof *seen);
+    if (!seen)
+        return -1;
+    size_t k = 0;
+    if (by_table) {
+        for (size_t e = 0; e < G->m; e++)
+            seen[G->olab[e]] = 1;
+        for (size_t a = 0; a < span; a++)
+            seen[a] = seen[a] ? k++ : CO_NONE;
+    } else {
+        for (size_t e = 0; e < G->m; e++)
+            seen[e] = G->olab[e];
+        k = co_sort_unique(seen, G->m);
     }
-    return 0;
+    G->nlabels = (uint32_t)k;
+    int rc = -1;
+    if (!ALLOC(G, G->lhead, k) || !ALLOC(G, G->ltouched, k))
+        goto out;
+    for (uint32_t a = 0; a < k; a++)
+        G->lhead[a] = CO_NONE;
+    for (size_t e = 0; e < G->m; e++) {
+        if (by_table) {
+            G->elab[e] = (uint32_t)seen[G->olab[e]];
+            continue;
+        }
+        size_t lo = 0, hi = k;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (seen[mid] < G->olab[e])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        G->elab[e] = (uint32_t)lo;
+    }
+    rc = 0;
+out:
+    co_free(G->cm, seen, cap, sizeof *seen);
+    return rc;
 }
 
 /* The contracted LTS with delta-loops, its in-edges, one block. */
@@ -375,8 +434,11 @@ static int setup(gv *G, const co_taugraph *t)
         !ALLOC(G, G->in_r, n) || !ALLOC(G, G->q, n) || !ALLOC(G, G->r, n) ||
         !ALLOC(G, G->touched, n) || !ALLOC(G, G->pos_gen, n) ||
         !ALLOC(G, G->cnt_gen, n) || !ALLOC(G, G->cnt, n) || !ALLOC(G, G->pos_list, n) ||
-        !ALLOC(G, G->neg_list, n))
+        !ALLOC(G, G->neg_list, n) || !ALLOC(G, G->elab, m) || !ALLOC(G, G->enext, m) ||
+        !ALLOC(G, G->gnext, m) || !ALLOC(G, G->ghead, n) || !ALLOC(G, G->gtouched, n))
         return -1;
+    for (uint32_t b = 0; b < n; b++)
+        G->ghead[b] = CO_NONE;
     size_t k = 0;
     for (uint32_t c = 0; c < n; c++) {
         G->ofirst[c] = (uint32_t)k;
@@ -404,6 +466,8 @@ static int setup(gv *G, const co_taugraph *t)
             G->iedge[G->ifirst[G->odst[e]] + G->cnt[G->odst[e]]++] = e;
         }
     memset(G->cnt, 0, (size_t)n * sizeof *G->cnt);
+    if (dense_labels(G) < 0)
+        return -1;
     G->nblocks = 1;
     G->bfirst[0] = 0;
     G->bend[0] = n;
@@ -452,7 +516,13 @@ static void teardown(gv *G)
     FREE(G, G->cnt, n);
     FREE(G, G->pos_list, n);
     FREE(G, G->neg_list, n);
-    co_free_grown(G->cm, &G->keys, &G->cap_keys, sizeof *G->keys);
+    FREE(G, G->elab, m);
+    FREE(G, G->enext, m);
+    FREE(G, G->gnext, m);
+    FREE(G, G->ghead, n);
+    FREE(G, G->gtouched, n);
+    FREE(G, G->lhead, G->nlabels);
+    FREE(G, G->ltouched, G->nlabels);
 }
 
 /* The quotient, blocks numbered in the order of their first state: every

@@ -8,7 +8,8 @@
  * deadlocks and several labels on both sides of tau's number; on long
  * tau-chains and label-chains, where the splitter search splits off one
  * state at a time and each part found first in the lock step is tried;
- * and on larger random ones.  Every array goes back to the account, and
+ * on larger random ones; and with label numbers far above the number of
+ * edges (numbered densely by sorting, not by a table).  Every array goes back to the account, and
  * a memory limit ends either minimiser with -1 and nothing left. */
 #include "base/budget.h"
 #include "checkers/compose/composeint.h"
@@ -230,6 +231,18 @@ int main(void)
     CHECK(large.lts == 60 && !large.failed && !large.partition && !large.quotient,
           "60 random LTSs of 100 to 4100 states: the same partition (%d differ, %d failed) and "
           "quotient (%d differ)", large.partition, large.failed, large.quotient);
+    /* labels far above the edges' count: numbered by sorting, not by a table */
+    tally sparse = { 0 };
+    for (int i = 0; i < 300; i++) {
+        uint32_t n = 1 + rnd(30);
+        random_edges(&E, n, rnd(4 * n + 1), 1 + rnd(4), 20 + rnd(70));
+        for (uint32_t e = 0; e < E.m; e++)
+            E.lab[e] += E.lab[e] == TAU ? 0 : 100000;
+        compare(&cm, &E, rnd(n), &sparse);
+    }
+    CHECK(sparse.lts == 300 && !sparse.failed && !sparse.partition && !sparse.quotient,
+          "300 random LTSs whose labels are numbers past 100000: the same partition (%d differ, "
+          "%d failed) and quotient (%d differ)", sparse.partition, sparse.failed, sparse.quotient);
     CHECK(cm.used == 0, "every array given back to the account (%zu bytes left)", cm.used);
 
     /* a limit met inside: -1, the reason, nothing kept */
