@@ -238,12 +238,30 @@ int co_context_leaves(co_mem *cm, const co_comps *C, uint32_t A, struct co_node 
  * is the quotient state of s.  O(m log n). */
 int co_minimise(co_mem *cm, const co_lts *l, co_lts *out, uint32_t *block);
 
-/* ---- branching bisimulation with explicit divergence (divbranch.c) ----
- * The coarsest one of l, label tau the silent step, by signature
- * refinement, and its quotient: block[s] is the quotient state of s; a
- * divergent block gets a tau-loop. */
+/* ---- branching bisimulation with explicit divergence ----
+ * The tau-cycles of l contracted (taugraph.c): comp[s] is the component
+ * of s, numbered tau-successors first; div[c] says a tau-edge stays
+ * inside c; c's edges are [cfirst[c], cfirst[c+1]) of clab and cdst,
+ * each (label, component) once, sorted, tau-edges inside c left out. */
+typedef struct co_taugraph {
+    uint32_t n, nc;                 /* states, components */
+    uint32_t *comp;
+    uint8_t *div;
+    uint32_t *cfirst, *clab, *cdst;
+    size_t nedges, room;            /* room: of clab and cdst */
+} co_taugraph;
+int co_taugraph_build(co_mem *cm, const co_lts *l, uint32_t tau, co_taugraph *g);
+void co_taugraph_free(co_mem *cm, co_taugraph *g);
+/* The coarsest one of l, label tau the silent step, and its quotient:
+ * block[s] is the quotient state of s; a divergent block gets a
+ * tau-loop.  co_minimise_branching refines by splitters (gvbranch.c,
+ * Groote and Vaandrager's algorithm); the signatures one (divbranch.c,
+ * Blom and Orzan's) is the reference the tests hold it to.  Both give
+ * the same partition; the numbering of the blocks may differ. */
 int co_minimise_branching(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out,
                           uint32_t *block);
+int co_minimise_branching_signatures(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out,
+                                     uint32_t *block);
 
 /* ---- infinite runs (prune.c) ----
  * The states of l from which an infinite run starts, as l restricted to

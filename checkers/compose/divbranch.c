@@ -1,12 +1,14 @@
 /* Branching bisimulation with explicit divergence (composeint.h), by
  * signature refinement (Blom and Orzan, "Distributed branching
  * bisimulation reduction of state spaces", PDMC 2003; "inductive
- * signatures", Blom and van de Pol 2009).
+ * signatures", Blom and van de Pol 2009).  The composer uses gvbranch.c,
+ * which gives the same partition; this one is kept as the simpler
+ * reference the tests hold that one to (tests/unit/test_branching.c).
  *
  * States on a cycle of tau-edges are branching bisimilar, and such a
- * cycle is a divergence: the tau-components (Tarjan's, iteratively) are
- * contracted first, each marked divergent when a tau-edge stays inside
- * it, so that the tau-edges left form an acyclic graph.  Then, with a
+ * cycle is a divergence: the tau-components are contracted first
+ * (taugraph.c), each marked divergent when a tau-edge stays inside it, so
+ * that the tau-edges left form an acyclic graph.  Then, with a
  * partition pi of the components (one block at first), the signature of
  * a component c is
  *   { (a, pi(d)) : c -a-> d, unless a is tau and pi(d) = pi(c) }
@@ -35,12 +37,11 @@ typedef struct brancher {
     co_mem *cm;
     const co_lts *l;
     uint32_t tau;
+    co_taugraph g;              /* the tau-components contracted */
     uint32_t n, nc;             /* states, tau-components */
-    uint32_t *comp;             /* per state */
-    uint8_t *div;               /* per component */
-    /* the contracted graph: per component its edges, deduplicated */
-    uint32_t *cfirst, *clab, *cdst;
-    size_t cm_edges;
+    const uint32_t *comp;       /* per state */
+    const uint8_t *div;         /* per component */
+    const uint32_t *cfirst, *clab, *cdst;
     uint32_t *pi, *next_pi;     /* per component */
     uint64_t *sig;              /* this round's signatures, one after the other */
     size_t nsig, cap_sig;
@@ -50,142 +51,6 @@ typedef struct brancher {
     uint32_t *slot;
     size_t nslots;
 } brancher;
-
-/* Tarjan's components of the tau-edges, iteratively; numbered in the
- * order they complete (a component's tau-successors first). */
-static int tau_components(brancher *B)
-{
-    co_mem *cm = B->cm;
-    const co_lts *l = B->l;
-    uint32_t n = B->n;
-    uint32_t *index = co_alloc(cm, n, sizeof *index), *low = co_alloc(cm, n, sizeof *low);
-    uint32_t *stack = co_alloc(cm, n, sizeof *stack), *call = co_alloc(cm, n, sizeof *call);
-    uint32_t *edge = co_alloc(cm, n, sizeof *edge);
-    uint8_t *on = co_alloc(cm, n, 1);
-    int rc = -1;
-    if (!index || !low || !stack || !call || !edge || !on || !(B->comp = co_alloc(cm, n, sizeof *B->comp)))
-        goto out;
-    uint32_t counter = 0, nstack = 0, ncall = 0;
-    for (uint32_t s = 0; s < n; s++)
-        index[s] = CO_NONE;
-    for (uint32_t root = 0; root < n; root++) {
-        if (index[root] != CO_NONE)
-            continue;
-        call[ncall++] = root;
-        index[root] = low[root] = counter++;
-        edge[root] = l->first[root];
-        stack[nstack++] = root;
-        on[root] = 1;
-        while (ncall) {
-            uint32_t v = call[ncall - 1];
-            if (co_tick(cm) < 0)
-                goto out;
-            int descended = 0;
-            while (edge[v] < l->first[v + 1]) {
-                uint32_t e = edge[v]++;
-                if (l->lab[e] != B->tau)
-                    continue;
-                uint32_t w = l->dst[e];
-                if (index[w] == CO_NONE) {
-                    index[w] = low[w] = counter++;
-                    edge[w] = l->first[w];
-                    stack[nstack++] = w;
-                    on[w] = 1;
-                    call[ncall++] = w;
-                    descended = 1;
-                    break;
-                }
-                if (on[w] && index[w] < low[v])
-                    low[v] = index[w];
-            }
-            if (descended)
-                continue;
-            if (low[v] == index[v]) {
-                uint32_t w;
-                do {
-                    w = stack[--nstack];
-                    on[w] = 0;
-                    B->comp[w] = B->nc;
-                } while (w != v);
-                B->nc++;
-            }
-            ncall--;
-            if (ncall) {
-                uint32_t u = call[ncall - 1];
-                if (low[v] < low[u])
-                    low[u] = low[v];
-            }
-        }
-    }
-    rc = 0;
-out:
-    co_free(cm, index, n, sizeof *index);
-    co_free(cm, low, n, sizeof *low);
-    co_free(cm, stack, n, sizeof *stack);
-    co_free(cm, call, n, sizeof *call);
-    co_free(cm, edge, n, sizeof *edge);
-    co_free(cm, on, n, 1);
-    return rc;
-}
-
-/* The graph of the components, each edge once, tau-edges inside a
- * component dropped (they make it divergent). */
-static int contract(brancher *B)
-{
-    co_mem *cm = B->cm;
-    const co_lts *l = B->l;
-    uint32_t nc = B->nc;
-    size_t m = l->nedges;
-    if (!(B->div = co_alloc(cm, nc, 1)) || !(B->cfirst = co_alloc(cm, (size_t)nc + 1, sizeof *B->cfirst)) ||
-        !(B->clab = co_alloc(cm, m, sizeof *B->clab)) || !(B->cdst = co_alloc(cm, m, sizeof *B->cdst)))
-        return -1;
-    /* the states of each component, to gather its edges */
-    uint32_t *sfirst = co_alloc(cm, (size_t)nc + 1, sizeof *sfirst);
-    uint32_t *states = co_alloc(cm, B->n, sizeof *states);
-    uint32_t *fill = co_alloc(cm, nc, sizeof *fill);
-    int rc = -1;
-    if (!sfirst || !states || !fill)
-        goto out;
-    for (uint32_t s = 0; s < B->n; s++)
-        sfirst[B->comp[s] + 1]++;
-    for (uint32_t c = 0; c < nc; c++)
-        sfirst[c + 1] += sfirst[c];
-    for (uint32_t s = 0; s < B->n; s++)
-        states[sfirst[B->comp[s]] + fill[B->comp[s]]++] = s;
-    size_t k = 0;
-    for (uint32_t c = 0; c < nc; c++) {
-        size_t from = k;
-        for (uint32_t i = sfirst[c]; i < sfirst[c + 1]; i++) {
-            uint32_t s = states[i];
-            for (uint32_t e = l->first[s]; e < l->first[s + 1]; e++) {
-                uint32_t d = B->comp[l->dst[e]];
-                if (l->lab[e] == B->tau && d == c) {
-                    B->div[c] = 1;
-                    continue;
-                }
-                if (co_grow(cm, &B->scratch, &B->cap_scratch, k - from + 1, sizeof *B->scratch) < 0)
-                    goto out;
-                B->scratch[k - from] = (uint64_t)l->lab[e] << 32 | d;
-                k++;
-            }
-        }
-        size_t u = co_sort_unique(B->scratch, k - from);
-        B->cfirst[c] = (uint32_t)from;
-        for (size_t i = 0; i < u; i++) {
-            B->clab[from + i] = (uint32_t)(B->scratch[i] >> 32);
-            B->cdst[from + i] = (uint32_t)B->scratch[i];
-        }
-        k = from + u;
-    }
-    B->cfirst[nc] = (uint32_t)k;
-    B->cm_edges = k;
-    rc = 0;
-out:
-    co_free(cm, sfirst, (size_t)nc + 1, sizeof *sfirst);
-    co_free(cm, states, B->n, sizeof *states);
-    co_free(cm, fill, nc, sizeof *fill);
-    return rc;
-}
 
 static uint64_t hash_sig(uint32_t old, const uint64_t *v, size_t n)
 {
@@ -267,8 +132,8 @@ static uint32_t round_once(brancher *B)
     return nb;
 }
 
-int co_minimise_branching(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out,
-                          uint32_t *block)
+int co_minimise_branching_signatures(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out,
+                                     uint32_t *block)
 {
     brancher B;
     memset(&B, 0, sizeof B);
@@ -282,8 +147,14 @@ int co_minimise_branching(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out
     int rc = -1;
     uint64_t *keys = NULL;
     size_t ckeys = 0;
-    if (tau_components(&B) < 0 || contract(&B) < 0)
+    if (co_taugraph_build(cm, l, tau, &B.g) < 0)
         goto out;
+    B.nc = B.g.nc;
+    B.comp = B.g.comp;
+    B.div = B.g.div;
+    B.cfirst = B.g.cfirst;
+    B.clab = B.g.clab;
+    B.cdst = B.g.cdst;
     B.nslots = 16;
     while (B.nslots < 2 * (size_t)B.nc)
         B.nslots *= 2;
@@ -362,11 +233,7 @@ out:
     if (rc < 0)
         co_lts_free(cm, out);
     co_free_grown(cm, &keys, &ckeys, sizeof *keys);
-    co_free(cm, B.comp, B.n, sizeof *B.comp);
-    co_free(cm, B.div, B.nc, 1);
-    co_free(cm, B.cfirst, (size_t)B.nc + 1, sizeof *B.cfirst);
-    co_free(cm, B.clab, l->nedges, sizeof *B.clab);
-    co_free(cm, B.cdst, l->nedges, sizeof *B.cdst);
+    co_taugraph_free(cm, &B.g);
     co_free(cm, B.pi, B.nc, sizeof *B.pi);
     co_free(cm, B.next_pi, B.nc, sizeof *B.next_pi);
     co_free(cm, B.sig_start, (size_t)B.nc + 1, sizeof *B.sig_start);

@@ -630,7 +630,7 @@ static void check_branching(void)
 {
     budget_t b = unit_budget(0, 0);
     co_mem cm = { .budget = &b, .limit = (size_t)1 << 30 };
-    int bad = 0, bad_quotient = 0, rounds = 0;
+    int bad = 0, bad_quotient = 0, bad_signatures = 0, rounds = 0;
     for (int round = 0; round < 600; round++) {
         small_lts s;
         random_lts(&s);
@@ -664,6 +664,17 @@ static void check_branching(void)
         for (uint32_t x = 0; x < s.n; x++)
             for (uint32_t y = 0; y < s.n; y++)
                 bad += (block[x] == block[y]) != rel[x][y];
+        /* the reference, by signatures, against the same definition */
+        co_lts q2;
+        uint32_t block2[MAXN];
+        if (co_minimise_branching_signatures(&cm, &l, TAU_LABEL, &q2, block2) < 0) {
+            bad++;
+        } else {
+            for (uint32_t x = 0; x < s.n; x++)
+                for (uint32_t y = 0; y < s.n; y++)
+                    bad_signatures += (block2[x] == block2[y]) != rel[x][y];
+            co_lts_free(&cm, &q2);
+        }
         /* the quotient: every edge's image but inert taus, a tau-loop on
          * divergent blocks, nothing else */
         for (uint32_t e = 0; e < s.m; e++) {
@@ -694,6 +705,8 @@ static void check_branching(void)
     CHECK(bad == 0 && rounds == 600, "branching bisimulation with explicit divergence: %d random LTSs "
           "with tau partitioned as the coarsest of all partitions that are one (%d pairs differ)",
           rounds, bad);
+    CHECK(bad_signatures == 0, "the same by signature refinement, the reference (%d pairs differ)",
+          bad_signatures);
     CHECK(bad_quotient == 0, "its quotients: the images of the edges but inert taus, and a "
           "tau-loop on each divergent block (%d wrong)", bad_quotient);
     CHECK(cm.used == 0, "every array given back to the account (%zu bytes left)", cm.used);
