@@ -108,22 +108,13 @@ static void solve(void *ctx, result_t *res)
     }
 }
 
-/* The looks at the prefix while it grows: each may take what makes all
- * of them together half the construction's time so far, a third of the
- * whole at most (a look encodes the whole partial prefix: at 65536 events
- * of a generated net it took 0.1 s where the construction had taken
- * 0.35 s), and is skipped when that is less than LOOK_LEAST_SECONDS.  The
- * first comes at LOOK_FIRST_EVENTS events, then at each doubling. */
-#define LOOK_SHARE 0.5
-#define LOOK_LEAST_SECONDS 0.05
-#define LOOK_FIRST_EVENTS 1024
-
+/* The looks at the prefix while it grows (prefix.h says when, and how
+ * long each may take): the solver on the partial prefix, fenced like the
+ * one on a complete prefix. */
 typedef struct look_ctx {
     const tree_t *formula;
     prop_kind kind;
     const check_options *opt;     /* the property's */
-    double start;                 /* when the construction began */
-    double spent;                 /* the looks' seconds */
     unsigned looks;
     result_t *res;                /* where an answer goes */
     int answered;
@@ -141,12 +132,11 @@ static int look_solve(look_ctx *lc, unf_prefix *partial, const budget_t *look_bu
     return res->answer == ANSWER_YES;
 }
 
-static int look(void *ctx, unf_prefix *partial)
+static int look(void *ctx, unf_prefix *partial, double allowed)
 {
     look_ctx *lc = ctx;
     double now = mono_now();
-    double allowed = LOOK_SHARE * (now - lc->start - lc->spent) - lc->spent;
-    if (allowed < LOOK_LEAST_SECONDS || budget_expired(lc->opt->budget))
+    if (budget_expired(lc->opt->budget))
         return 0;
     budget_t b = budget_carve(lc->opt->budget, CARVE_UNFOLD_LOOK);
     if (!b.deadline || b.deadline > now + allowed)
@@ -158,7 +148,6 @@ static int look(void *ctx, unf_prefix *partial)
     result_init(&r);
     int found = look_solve(lc, partial, &b, memory, &r);
     double took = mono_now() - now;
-    lc->spent += took;
     lc->looks++;
     if (lc->opt->verbose)
         fprintf(stderr, "unfold: look %u at the first %zu events (%zu cut-offs): %s in %.3f s "
@@ -199,8 +188,7 @@ static unf_prefix *prefix_for(const cnet_t *cn, const check_options *opt, look_c
         check_options popt = *opt;
         budget_t prefix_budget = budget_carve(opt->budget, CARVE_UNFOLD_PREFIX);
         popt.budget = &prefix_budget;
-        unf_watch watch = {look, lc, LOOK_FIRST_EVENTS};
-        lc->start = mono_now();
+        unf_watch watch = {look, lc, UNF_LOOK_FIRST_EVENTS, 0};
         u = unf_build_watched(cn, &popt, &watch, why, whylen);
     }
     /* an interrupted try says nothing about the next property's */
@@ -224,7 +212,7 @@ void unfold_run(const cnet_t *cn, const tree_t *formula, prop_kind kind,
         return;
     }
     int reused;
-    look_ctx lc = {formula, kind, opt, 0, 0, 0, res, 0};
+    look_ctx lc = {formula, kind, opt, 0, res, 0};
     unf_prefix *u = prefix_for(cn, opt, &lc, &reused, why, sizeof why);
     if (!u) {
         result_unknown(res, why);

@@ -138,16 +138,58 @@ typedef struct deadlock_work {
     const mcc_run *r;
     const char *id;
     budget_t *b;
+    int printed;        /* a look at the partial prefix printed TRUE */
 } deadlock_work;
+
+/* TRUE, with the configuration's run (the deadlock repeats after it); 1
+ * when printed. */
+static int print_deadlock(const deadlock_work *w, const unf_prefix *u, const uint32_t *events,
+                          size_t n)
+{
+    uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+    if (run)
+        unf_linearise(u, events, n, run);
+    mcc_evidence ev = {RUN_WITNESS, run, n, n};
+    int printed = mcc_answer_bool_shown(w->id, 1, "SEQUENTIAL_PROCESSING " WORDS,
+                                        run ? &ev : NULL);
+    free(run);
+    return printed;
+}
+
+/* A deadlock among the configurations of the prefix built so far is one
+ * of the net (docs/unfolding.md, "Answers before the prefix is complete"):
+ * a look solves here, in the fenced child, within the seconds the
+ * construction gives it. */
+static int deadlock_look(void *ctx, unf_prefix *partial, double seconds)
+{
+    deadlock_work *w = ctx;
+    budget_t b = *w->b;
+    double until = mcc_now() + seconds;
+    if (budget_expired(&b) || unf_consumers(partial) < 0)
+        return 0;
+    if (!b.deadline || b.deadline > until)
+        b.deadline = until;
+    uint32_t *events = NULL;
+    size_t n = 0;
+    char why[160];
+    int found = unf_sat_find(partial, NULL, &b, &events, &n, why, sizeof why);
+    if (w->r->verbose)
+        fprintf(stderr, "mck mcc: %s: unfolding: look at the first %zu events: %s\n", w->id,
+                partial->nev, found < 0 ? why : found ? "a deadlock" : "none yet");
+    if (found > 0)
+        w->printed = print_deadlock(w, partial, events, n);
+    free(events);
+    return found > 0;
+}
 
 /* 0 when it printed the answer, 1 when it is left open. */
 static int decide_deadlock(void *ctx)
 {
-    const deadlock_work *w = ctx;
+    deadlock_work *w = ctx;
     const mcc_run *r = w->r;
     const char *id = w->id;
     budget_t b = *w->b;
-    char why[160];
+    char why[160] = "";
     if (!unf_proven_safe(r->cn, &b, why, sizeof why)) {
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: unfolding: %s\n", id, why);
@@ -157,31 +199,28 @@ static int decide_deadlock(void *ctx)
     check_options opt;
     mcc_search_options(r, &prefix_budget, &opt);
     opt.progress = 0;
-    unf_prefix *u = unf_build(r->cn, &opt, why, sizeof why);
-    if (!u) {
-        if (r->verbose)
+    unf_watch watch = {deadlock_look, w, UNF_LOOK_FIRST_EVENTS, 0};
+    unf_prefix *u = unf_build_watched(r->cn, &opt, &watch, why, sizeof why);
+    if (!u || w->printed || budget_expired(&b)) {
+        if (r->verbose && !w->printed)
             fprintf(stderr, "mck mcc: %s: unfolding: %s\n", id, why);
-        return 1;
+        unf_free(u);
+        return !w->printed;
     }
+    /* a partial prefix (a limit other than the time) may still show a
+     * deadlock, never its absence */
     uint32_t *events = NULL;
     size_t n = 0;
     int found = unf_sat_find(u, NULL, &b, &events, &n, why, sizeof why);
     if (r->verbose)
-        fprintf(stderr, "mck mcc: %s: unfolding: prefix of %zu events (%zu cut-offs), %zu "
-                "conditions; %s\n", id, u->nev, u->ncutoffs, u->nco,
-                found < 0 ? why : found ? "a deadlock" : "no deadlock");
+        fprintf(stderr, "mck mcc: %s: unfolding: %sprefix of %zu events (%zu cut-offs), %zu "
+                "conditions; %s\n", id, u->complete ? "" : "partial ", u->nev, u->ncutoffs,
+                u->nco, found < 0 ? why : found ? "a deadlock" : "no deadlock");
     int printed = 0;
-    if (found == 0) {
+    if (found == 0 && u->complete)
         printed = mcc_answer_bool(id, 0, "SEQUENTIAL_PROCESSING " WORDS);
-    } else if (found > 0) {
-        uint32_t *run = malloc((n ? n : 1) * sizeof *run);
-        if (run)
-            unf_linearise(u, events, n, run);
-        /* the deadlock repeats after the run */
-        mcc_evidence ev = {RUN_WITNESS, run, n, n};
-        printed = mcc_answer_bool_shown(id, 1, "SEQUENTIAL_PROCESSING " WORDS, run ? &ev : NULL);
-        free(run);
-    }
+    else if (found > 0)
+        printed = print_deadlock(w, u, events, n);
     free(events);
     unf_free(u);
     return !printed;
@@ -193,6 +232,6 @@ int mcc_unfold_deadlock(const mcc_run *r, const char *id)
     if (r->st.initial_unsafe)
         return 0;
     budget_t b = budget_carve(r->budget, CARVE_MCC_UNFOLD_DEADLOCK);
-    deadlock_work w = {r, id, &b};
+    deadlock_work w = {r, id, &b, 0};
     return mcc_portfolio_fence(r, &b, 1, decide_deadlock, &w, 1) == 0;
 }

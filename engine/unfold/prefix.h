@@ -69,14 +69,21 @@ int unf_proven_safe(const cnet_t *cn, const budget_t *budget, char *why, size_t 
 unf_prefix *unf_build(const cnet_t *cn, const check_options *opt, char *why, size_t whylen);
 void unf_free(unf_prefix *u);
 
-/* A look at the prefix while it grows.  look(ctx, partial) gets the prefix
- * built so far (complete 0, its consumers not made: unf_consumers) when it
- * has first, 2 first, 4 first, ... events, and returns 1 when it has seen
- * what it looked for: the construction then stops. */
+/* A look at the prefix while it grows.  look(ctx, partial, seconds) gets
+ * the prefix built so far (complete 0, its consumers not made:
+ * unf_consumers) when it has first, 2 first, 4 first, ... events, with the
+ * seconds it may take: what keeps all looks together within
+ * UNF_LOOK_SHARE of the construction's own time so far (a look under
+ * UNF_LOOK_LEAST_SECONDS is skipped).  It returns 1 when it has seen what
+ * it looked for: the construction then stops. */
+#define UNF_LOOK_SHARE 0.5
+#define UNF_LOOK_LEAST_SECONDS 0.05
+#define UNF_LOOK_FIRST_EVENTS 1024
 typedef struct unf_watch {
-    int (*look)(void *ctx, unf_prefix *partial);
+    int (*look)(void *ctx, unf_prefix *partial, double seconds);
     void *ctx;
     size_t first;
+    int always;        /* look at each doubling, whatever the time (seconds 0) */
 } unf_watch;
 
 /* unf_build, with watch's looks (NULL: none), and keeping what was built

@@ -609,8 +609,9 @@ static int configuration_replays(const net_t *net, const unf_prefix *u, const ui
     return ok;
 }
 
-static int partial_look(void *ctx, unf_prefix *partial)
+static int partial_look(void *ctx, unf_prefix *partial, double seconds)
 {
+    (void)seconds;   /* 0: the watch looks always, without a time limit */
     partial_tally *t = ctx;
     t->looks++;
     t->partial_looks += !partial->complete;
@@ -669,7 +670,7 @@ static void test_partial(void)
         memset(&opt, 0, sizeof opt);
         opt.budget = &budget;
         opt.max_states = limit;
-        unf_watch watch = {partial_look, &t, 1};
+        unf_watch watch = {partial_look, &t, 1, 1};
         why[0] = '\0';
         unf_prefix *u = unf_build_watched(cn, &opt, &watch, why, sizeof why);
         if (u && !u->complete && u->nev == limit && strstr(why, "event limit reached"))
