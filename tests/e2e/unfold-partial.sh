@@ -10,7 +10,7 @@
 # unreachable stays UNKNOWN under the limit and is NO on the complete
 # prefix.  Solitaire-PT-SqrNC5x5's complete prefix has more than 19
 # million events (docs/unfolding.md): its deadlock can only come from a
-# look at a partial one.
+# look at a partial one, in mck check and in mck mcc.
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${MCK:=$TOP/mck}"
 : "${SHARED:=$TOP/../shared}"
@@ -109,6 +109,17 @@ if [ -f "$m" ]; then
         echo "ok - Solitaire-PT-SqrNC5x5 dl: YES from $(grep -o 'look [0-9]* at the first [0-9]* events' "$tmp.s" | tail -n 1), replayed"
     else
         echo "not ok - Solitaire-PT-SqrNC5x5 dl: exit $ss: $(grep '^unfold: look\|Result' "$tmp.s" | tail -n 2 | tr '\n' ' ')"
+    fi
+    # mck mcc: ReachabilityDeadlock's unfolding looks the same way; with
+    # the state equation and the walks off, TRUE comes from it, and the
+    # run --xml saves replays into the deadlock
+    BK_TIME_CONFINEMENT=120 "$MCK" mcc -j 1 --lp=off --walk=off --xml "$tmp.xml" \
+        ReachabilityDeadlock "$(dirname "$m")" >"$tmp.mcc" 2>"$tmp.err"
+    if grep -q '^FORMULA ReachabilityDeadlock TRUE TECHNIQUES .*NET_UNFOLDING' "$tmp.mcc" &&
+       "$MCK" simulate --run "$tmp.xml" "$m" 2>&1 | grep -q 'run ends in a deadlock'; then
+        echo "ok - mcc ReachabilityDeadlock on Solitaire-PT-SqrNC5x5: TRUE by the unfolding, the run replays into the deadlock"
+    else
+        echo "not ok - mcc ReachabilityDeadlock on Solitaire-PT-SqrNC5x5: $(head -n 1 "$tmp.mcc") $(tail -n 1 "$tmp.err")"
     fi
 else
     echo "skip - Solitaire-PT-SqrNC5x5: $m is absent"
