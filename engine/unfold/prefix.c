@@ -16,7 +16,11 @@
  * local configurations (order.c); since every new extension lies causally
  * after the event just added, events enter the prefix in that order, and
  * an event is a cut-off as soon as an earlier event (or the empty
- * configuration) has the same marking. */
+ * configuration) has the same marking.
+ *
+ * The events built so far are a prefix of the unfolding at every moment
+ * (causes come first), so a watch may look at them while they grow, and
+ * a limit leaves them to the caller instead of nothing (prefix.h). */
 #include "engine/unfold/prefix.h"
 #include "engine/unfold/unfint.h"
 #include "base/clock.h"
