@@ -156,6 +156,13 @@ static const carve_rule rules[CARVE_COUNT] = {
      * clauses (a few per event and condition, and its learnt ones) live
      * in the other half, which the budget cannot count for a library */
     [CARVE_UNFOLD_PREFIX] = {"unfold.prefix", BYTES(1, 2), 1.0, 0, 0},
+    /* a look at the prefix built so far (its solver runs in a child while
+     * the construction waits) has the other half of the bytes; its time
+     * the checker cuts to what the construction gives each look: half
+     * its own time so far, less what the looks before took
+     * (engine/unfold/prefix.h), so that the looks take a third of the
+     * time at most and the prefix the rest */
+    [CARVE_UNFOLD_LOOK] = {"unfold.look", REST_OF(CARVE_UNFOLD_PREFIX), 1.0, 0, 0},
     /* ReachabilityDeadlock on a safe net: the prefix answers highly
      * concurrent nets in seconds or not at all (bench/unfold.sh), so a
      * quarter of the time, the rest left to the search */

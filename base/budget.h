@@ -111,6 +111,7 @@ typedef enum {
     CARVE_MCC_STATESPACE_EXPLICIT_AGAIN, /*   the explicit search when the diagrams cannot start */
     CARVE_UNFOLD_PLACEBITS,     /* the unfold checker: the proof that every place is safe */
     CARVE_UNFOLD_PREFIX,        /*   the prefix and its construction (the solver has the rest) */
+    CARVE_UNFOLD_LOOK,          /*   a look at the prefix built so far, for an early answer */
     CARVE_MCC_UNFOLD_DEADLOCK,  /* ReachabilityDeadlock: the prefix and its solver first */
     CARVE_MCC_UNFOLD_REACH,     /* the reachability files: the prefix as a pre-pass decider */
     CARVE_COMPOSE_PARTS,        /* the compose checker: its components, composites and maps */

@@ -7,6 +7,7 @@
  * answers what the walks and the state equation leave open on highly
  * concurrent nets, whose prefixes stay small where the interleavings
  * explode. */
+#include "engine/fence.h"
 #include "engine/unfold/configsat.h"
 #include "engine/unfold/prefix.h"
 #include "mcc/internal.h"
@@ -138,16 +139,95 @@ typedef struct deadlock_work {
     const mcc_run *r;
     const char *id;
     budget_t *b;
+    int printed;        /* a look at the partial prefix printed TRUE */
 } deadlock_work;
+
+/* TRUE, with the configuration's run (the deadlock repeats after it); 1
+ * when printed. */
+static int print_deadlock(const deadlock_work *w, const unf_prefix *u, const uint32_t *events,
+                          size_t n)
+{
+    uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+    if (run)
+        unf_linearise(u, events, n, run);
+    mcc_evidence ev = {RUN_WITNESS, run, n, n};
+    int printed = mcc_answer_bool_shown(w->id, 1, "SEQUENTIAL_PROCESSING " WORDS,
+                                        run ? &ev : NULL);
+    free(run);
+    return printed;
+}
+
+/* What a look's own child solves (fence_run). */
+typedef struct look_call {
+    unf_prefix *partial;
+    const budget_t *b;
+} look_call;
+
+static void look_solve(void *ctx, result_t *res)
+{
+    const look_call *c = ctx;
+    uint32_t *events = NULL;
+    size_t n = 0;
+    char why[160];
+    int found = unf_consumers(c->partial) < 0 ? -1
+                : unf_sat_find(c->partial, NULL, c->b, &events, &n, why, sizeof why);
+    if (found > 0) {
+        uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+        if (run) {
+            unf_linearise(c->partial, events, n, run);
+            if (result_set_run(res, RUN_WITNESS, run, n, n) == 0)
+                res->answer = ANSWER_YES;
+        }
+        free(run);
+    } else if (found == 0) {
+        res->answer = ANSWER_NO;
+    } else {
+        result_unknown(res, "not decided");
+    }
+    free(events);
+}
+
+/* A deadlock among the configurations of the prefix built so far is one
+ * of the net (docs/unfolding.md, "Answers before the prefix is complete"):
+ * a look solves within the seconds the construction gives it, in a child
+ * of its own, so that a solver past the memory the construction leaves
+ * ends the look, not the construction (CaDiCaL aborted the decider's
+ * process under BK_MEMORY_CONFINEMENT=40 on Railroad-PT-010). */
+static int deadlock_look(void *ctx, unf_prefix *partial, double seconds)
+{
+    deadlock_work *w = ctx;
+    budget_t b = *w->b;
+    double until = mcc_now() + seconds;
+    if (budget_expired(&b))
+        return 0;
+    if (!b.deadline || b.deadline > until)
+        b.deadline = until;
+    size_t memory = b.bytes > partial->bytes ? b.bytes - partial->bytes : 1;
+    look_call c = {partial, &b};
+    result_t res;
+    result_init(&res);
+    fence_run(&b, memory, look_solve, &c, &res);
+    int found = res.answer == ANSWER_YES;
+    if (w->r->verbose)
+        fprintf(stderr, "mck mcc: %s: unfolding: look at the first %zu events: %s\n", w->id,
+                partial->nev, found ? "a deadlock" : res.answer == ANSWER_NO ? "none yet"
+                                                                               : res.reason);
+    if (found) {
+        mcc_evidence ev = {RUN_WITNESS, res.run, res.run_len, res.run_len};
+        w->printed = mcc_answer_bool_shown(w->id, 1, "SEQUENTIAL_PROCESSING " WORDS, &ev);
+    }
+    result_clear(&res);
+    return found;
+}
 
 /* 0 when it printed the answer, 1 when it is left open. */
 static int decide_deadlock(void *ctx)
 {
-    const deadlock_work *w = ctx;
+    deadlock_work *w = ctx;
     const mcc_run *r = w->r;
     const char *id = w->id;
     budget_t b = *w->b;
-    char why[160];
+    char why[160] = "";
     if (!unf_proven_safe(r->cn, &b, why, sizeof why)) {
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: unfolding: %s\n", id, why);
@@ -157,11 +237,22 @@ static int decide_deadlock(void *ctx)
     check_options opt;
     mcc_search_options(r, &prefix_budget, &opt);
     opt.progress = 0;
-    unf_prefix *u = unf_build(r->cn, &opt, why, sizeof why);
-    if (!u) {
+    unf_watch watch = {deadlock_look, w, UNF_LOOK_FIRST_EVENTS, 0};
+    unf_prefix *u = unf_build_watched(r->cn, &opt, &watch, why, sizeof why);
+    if (!u || w->printed || budget_expired(&b)) {
+        if (r->verbose && !w->printed)
+            fprintf(stderr, "mck mcc: %s: unfolding: %s\n", id, why);
+        unf_free(u);
+        return !w->printed;
+    }
+    /* a partial prefix (a limit other than the time) may still show a
+     * deadlock, never its absence: one more look, with the time left */
+    if (!u->complete) {
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: unfolding: %s\n", id, why);
-        return 1;
+        deadlock_look(w, u, budget_left(&b));
+        unf_free(u);
+        return !w->printed;
     }
     uint32_t *events = NULL;
     size_t n = 0;
@@ -171,17 +262,10 @@ static int decide_deadlock(void *ctx)
                 "conditions; %s\n", id, u->nev, u->ncutoffs, u->nco,
                 found < 0 ? why : found ? "a deadlock" : "no deadlock");
     int printed = 0;
-    if (found == 0) {
+    if (found == 0)
         printed = mcc_answer_bool(id, 0, "SEQUENTIAL_PROCESSING " WORDS);
-    } else if (found > 0) {
-        uint32_t *run = malloc((n ? n : 1) * sizeof *run);
-        if (run)
-            unf_linearise(u, events, n, run);
-        /* the deadlock repeats after the run */
-        mcc_evidence ev = {RUN_WITNESS, run, n, n};
-        printed = mcc_answer_bool_shown(id, 1, "SEQUENTIAL_PROCESSING " WORDS, run ? &ev : NULL);
-        free(run);
-    }
+    else if (found > 0)
+        printed = print_deadlock(w, u, events, n);
     free(events);
     unf_free(u);
     return !printed;
@@ -193,6 +277,6 @@ int mcc_unfold_deadlock(const mcc_run *r, const char *id)
     if (r->st.initial_unsafe)
         return 0;
     budget_t b = budget_carve(r->budget, CARVE_MCC_UNFOLD_DEADLOCK);
-    deadlock_work w = {r, id, &b};
+    deadlock_work w = {r, id, &b, 0};
     return mcc_portfolio_fence(r, &b, 1, decide_deadlock, &w, 1) == 0;
 }

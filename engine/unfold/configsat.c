@@ -1,7 +1,7 @@
 /* The prefix's configurations as a SAT problem (configsat.h).
  *
  * Variables: x_e for each event that is not a cut-off (e is in the
- * configuration); m_c for each condition c whose producer is such an event
+ * configuration; in a partial prefix, each event); m_c for each condition c whose producer is such an event
  * or that is initial (c is in the configuration's cut); k_p for each place
  * the property reads (the cut marks p).  Clauses:
  *   causality      x_e -> x_f for every f that made a condition of •e;
@@ -160,12 +160,15 @@ static int configuration(enc *e)
     ccadical_add(e->s, LIT_TRUE);
     ccadical_add(e->s, 0);
     e->nvars = 1;
+    /* a complete prefix needs no cut-off (each marking is one of a
+     * configuration without them); a partial one may need them, and every
+     * configuration of it is one of the unfolding all the same */
     for (size_t i = 0; i < u->nev; i++)
-        if (!u->ev[i].cutoff)
+        if (!u->ev[i].cutoff || !u->complete)
             e->x[i] = fresh(e);
     for (size_t i = 0; i < u->nev; i++) {
         const unf_event *ev = &u->ev[i];
-        if (ev->cutoff)
+        if (!e->x[i])
             continue;
         for (uint32_t k = 0; k < ev->npre; k++) {
             uint32_t f = u->co[u->pre[ev->pre_start + k]].pre;

@@ -3,7 +3,9 @@
  * the encoding: causal closure, conflict freeness, the places a
  * configuration's cut marks, the property on them).  Only configurations
  * without cut-off events count: the ERV prefix represents every reachable
- * marking by one of them. */
+ * marking by one of them.  On a partial prefix (complete 0) every
+ * configuration counts, and only "found" says something: its marking is
+ * reachable; none found says nothing of the events not built. */
 #ifndef MCK_UNFOLD_CONFIGSAT_H
 #define MCK_UNFOLD_CONFIGSAT_H
 

@@ -52,6 +52,11 @@ typedef struct unf_prefix {
     uint32_t *cons_start, *cons;
     size_t bytes;                 /* what the prefix and its construction hold */
     double seconds;
+    /* 1: the complete prefix; 0: the part built before a limit or a look
+     * ended the construction (unf_build_watched), a prefix of the
+     * unfolding all the same: each of its configurations is one of the
+     * unfolding's, its marking reachable */
+    int complete;
 } unf_prefix;
 
 /* Whether every place of cn is proven 1-bounded (engine/placebits.h)
@@ -63,6 +68,35 @@ int unf_proven_safe(const cnet_t *cn, const budget_t *budget, char *why, size_t 
  * asks.  NULL with the reason in why (a limit, or no memory). */
 unf_prefix *unf_build(const cnet_t *cn, const check_options *opt, char *why, size_t whylen);
 void unf_free(unf_prefix *u);
+
+/* A look at the prefix while it grows.  look(ctx, partial, seconds) gets
+ * the prefix built so far (complete 0, its consumers not made:
+ * unf_consumers) when it has first, 2 first, 4 first, ... events, with the
+ * seconds it may take: what keeps all looks together within
+ * UNF_LOOK_SHARE of the construction's own time so far (a look under
+ * UNF_LOOK_LEAST_SECONDS is skipped).  It returns 1 when it has seen what
+ * it looked for: the construction then stops. */
+#define UNF_LOOK_SHARE 0.5
+#define UNF_LOOK_LEAST_SECONDS 0.05
+#define UNF_LOOK_FIRST_EVENTS 1024
+typedef struct unf_watch {
+    int (*look)(void *ctx, unf_prefix *partial, double seconds);
+    void *ctx;
+    size_t first;
+    int always;        /* look at each doubling, whatever the time (seconds 0) */
+} unf_watch;
+
+/* unf_build, with watch's looks (NULL: none), and keeping what was built
+ * when the construction stops before the prefix is complete: a limit (the
+ * reason in why) or a look that answered (why says so).  That prefix comes
+ * back with complete 0 and its consumers made; NULL only for no memory
+ * left to finish it. */
+unf_prefix *unf_build_watched(const cnet_t *cn, const check_options *opt,
+                              const unf_watch *watch, char *why, size_t whylen);
+/* Makes u's consumers (cons_start, cons) for the events it has now, unless
+ * made; 0 or -1 (no memory).  A look calls it on the partial prefix in
+ * its own process: made in the builder's, they would go stale. */
+int unf_consumers(unf_prefix *u);
 /* The bytes u's arrays hold (the construction's are freed by then). */
 size_t unf_bytes_held(const unf_prefix *u);
 

@@ -46,6 +46,9 @@ typedef struct builder {
     size_t charged, limit;
     char *why;
     size_t whylen;
+    const unf_watch *watch;        /* NULL: no looks */
+    size_t next_look;              /* the events at the next look */
+    double start, looking;         /* when the construction began; the looks' seconds */
 
     /* the net: in(t), out(t), whether t can fire at all */
     uint32_t *in_start, *in_place, *out_start, *out_place;

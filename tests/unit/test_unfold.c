@@ -223,6 +223,23 @@ static void test_limits(void)
     unf_prefix *u = prefix_of(net, 50, 0, why, sizeof why);
     CHECK(!u && strstr(why, "event limit reached"), "-m 50: no prefix, '%s'", why);
     nc_free_net(net);
+    /* the checker: 50 events of 4 lines of 20 steps hold no deadlock (all
+     * 80 are needed), so UNKNOWN with the limit, never NO (a small net:
+     * the safety proof before it has 30 s without a time limit) */
+    net = parallel_lines(4, 20);
+    {
+        const cnet_t *lcn = nc_compile(net);
+        check_options lopt = options();
+        lopt.max_states = 50;
+        result_t lres;
+        result_init(&lres);
+        unfold_run(lcn, NULL, KIND_DL, &lopt, &lres);
+        CHECK(lres.answer == ANSWER_UNKNOWN && strstr(lres.reason, "event limit reached (50") &&
+                  strstr(lres.reason, "none of the configurations of the 50 events built"),
+              "-m 50 in the checker: UNKNOWN, '%s'", lres.reason);
+        result_clear(&lres);
+    }
+    nc_free_net(net);
 
     /* every place unbounded: refused with the place named */
     net = nc_create_net("pump", NULL);
@@ -563,6 +580,153 @@ static void test_cosets_exact(void)
           "co-sets (%u prefixes differ)", nets, big, events, conds, bad_pre, bad_count);
 }
 
+/* ---- a prefix cut before it is complete ----
+ *
+ * Every configuration of a partial prefix is one of the unfolding, so what
+ * the solver finds there must be reachable: each answer found, at a look
+ * while the prefix grows or on what a limit left, is the explicit search's
+ * YES and replays into the goal; none found says nothing, and the checker
+ * then answers UNKNOWN, never NO. */
+
+typedef struct partial_tally {
+    const net_t *net;
+    unsigned looks, partial_looks, found, agree, replayed, wrong_shape;
+    tree_t **goals;               /* [0]: NULL, a deadlock */
+    const answer_t *want;         /* explicit's answers */
+} partial_tally;
+
+/* 1 when the configuration events[0..n) of u linearises into a run of
+ * net that replays into f (NULL: a deadlock). */
+static int configuration_replays(const net_t *net, const unf_prefix *u, const uint32_t *events,
+                                 size_t n, const tree_t *f)
+{
+    uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+    unf_linearise(u, events, n, run);
+    result_t r;
+    result_init(&r);
+    r.answer = ANSWER_YES;
+    result_set_run(&r, RUN_WITNESS, run, n, RESULT_NO_LOOP);
+    int ok = replays(net, &r, f);
+    result_clear(&r);
+    free(run);
+    return ok;
+}
+
+static int partial_look(void *ctx, unf_prefix *partial, double seconds)
+{
+    (void)seconds;   /* 0: the watch looks always, without a time limit */
+    partial_tally *t = ctx;
+    t->looks++;
+    t->partial_looks += !partial->complete;
+    if (unf_consumers(partial) < 0)
+        return 0;
+    budget_t unlimited = unit_budget(0, 0);
+    uint32_t *events;
+    size_t n;
+    char why[160];
+    for (int g = 0; g <= GOALS_PER_NET; g++) {
+        if (unf_sat_find(partial, t->goals[g], &unlimited, &events, &n, why, sizeof why) != 1)
+            continue;
+        t->found++;
+        t->agree += t->want[g] == ANSWER_YES;
+        t->replayed += configuration_replays(t->net, partial, events, n, t->goals[g]);
+        free(events);
+    }
+    return 0;   /* look on: the construction's limit comes after */
+}
+
+static void test_partial(void)
+{
+    partial_tally t = {0};
+    unsigned nets = 0, cut = 0, final_found = 0, final_agree = 0, final_replayed = 0;
+    unsigned run_yes = 0, run_no = 0, run_wrong = 0, run_unreplayed = 0;
+    for (int i = 0; i < 300; i++) {
+        net_t *net = i % 2 ? random_wide_net() : random_cyclic_net();
+        const cnet_t *cn = nc_compile(net);
+        char why[160];
+        unf_prefix *full = prefix_of(net, 20000, 0, why, sizeof why);
+        if (!full || full->nev < 4) {
+            unf_free(full);
+            nc_free_net(net);
+            continue;
+        }
+        nets++;
+        size_t limit = 1 + (size_t)rnd((uint32_t)full->nev - 1);
+        unf_free(full);
+        tree_t *goals[GOALS_PER_NET + 1] = {NULL};
+        for (int g = 1; g <= GOALS_PER_NET; g++)
+            goals[g] = random_formula((uint32_t)net->nplaces, (uint32_t)net->ntransitions, 3);
+        answer_t want[GOALS_PER_NET + 1];
+        for (int g = 0; g <= GOALS_PER_NET; g++) {
+            check_options opt = options();
+            result_t r;
+            result_init(&r);
+            explicit_run(cn, goals[g], g ? KIND_REACH : KIND_DL, &opt, &r);
+            want[g] = r.answer;
+            result_clear(&r);
+        }
+        t.net = net;
+        t.goals = goals;
+        t.want = want;
+        budget_t budget = unit_budget(0, 0);
+        check_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.budget = &budget;
+        opt.max_states = limit;
+        unf_watch watch = {partial_look, &t, 1, 1};
+        why[0] = '\0';
+        unf_prefix *u = unf_build_watched(cn, &opt, &watch, why, sizeof why);
+        if (u && !u->complete && u->nev == limit && strstr(why, "event limit reached"))
+            cut++;
+        else
+            t.wrong_shape++;
+        for (int g = 0; u && g <= GOALS_PER_NET; g++) {
+            uint32_t *events;
+            size_t n;
+            if (unf_sat_find(u, goals[g], &budget, &events, &n, why, sizeof why) != 1)
+                continue;
+            final_found++;
+            final_agree += want[g] == ANSWER_YES;
+            final_replayed += configuration_replays(net, u, events, n, goals[g]);
+            free(events);
+        }
+        unf_free(u);
+        /* the checker under the same limit: YES with a run, or UNKNOWN */
+        for (int g = 0; g <= GOALS_PER_NET; g++) {
+            check_options copt = options();
+            copt.max_states = limit;
+            result_t r;
+            result_init(&r);
+            unfold_run(cn, goals[g], g ? KIND_REACH : KIND_DL, &copt, &r);
+            if (r.answer == ANSWER_YES) {
+                run_yes++;
+                run_wrong += want[g] != ANSWER_YES;
+                run_unreplayed += !replays(net, &r, goals[g]);
+            } else if (r.answer == ANSWER_NO) {
+                run_no++;
+            }
+            result_clear(&r);
+        }
+        for (int g = 1; g <= GOALS_PER_NET; g++)
+            tree_free(goals[g]);
+        nc_free_net(net);
+    }
+    CHECK(nets >= 250 && cut == nets && t.wrong_shape == 0,
+          "%u prefixes cut at a random event count below the complete one's: each came back "
+          "partial with its events and the limit's reason (%u otherwise)", nets,
+          t.wrong_shape);
+    CHECK(t.looks > nets && t.partial_looks == t.looks && t.found > 0 && t.agree == t.found &&
+              t.replayed == t.found,
+          "looks while the prefixes grew: %u, all at partial prefixes; %u deadlocks and goals "
+          "found, %u of them explicit's YES, %u replay", t.looks, t.found, t.agree, t.replayed);
+    CHECK(final_found > 0 && final_agree == final_found && final_replayed == final_found,
+          "on what the limit left: %u deadlocks and goals found, %u of them explicit's YES, %u "
+          "replay", final_found, final_agree, final_replayed);
+    CHECK(run_yes > 0 && run_no == 0 && run_wrong == 0 && run_unreplayed == 0,
+          "the checker with -m below the prefix: %u YES (%u not explicit's, %u not replaying), "
+          "%u NO", run_yes, run_wrong, run_unreplayed, run_no);
+}
+
 int main(void)
 {
     (void)ltl_differential;   /* randnet.h's, for the LTL tests */
@@ -572,6 +736,7 @@ int main(void)
     test_unique();
     test_cosets_exact();
     test_order_and_cutoffs();
+    test_partial();
     test_random();
     UNIT_DONE();
 }
