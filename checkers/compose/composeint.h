@@ -252,6 +252,14 @@ typedef struct co_taugraph {
 } co_taugraph;
 int co_taugraph_build(co_mem *cm, const co_lts *l, uint32_t tau, co_taugraph *g);
 void co_taugraph_free(co_mem *cm, co_taugraph *g);
+/* The quotient of l by classes of g's components, class_of[c] < nclasses,
+ * every class used: quotient states numbered in the order of their first
+ * state (block[s]), every edge but the inert tau ones, and a tau-loop on a
+ * class with a divergent component.  The two minimisers share it, so their
+ * quotients of one partition are the same LTS. */
+int co_taugraph_quotient(co_mem *cm, const co_lts *l, const co_taugraph *g, uint32_t tau,
+                         const uint32_t *class_of, uint32_t nclasses, co_lts *out,
+                         uint32_t *block);
 /* The coarsest one of l, label tau the silent step, and its quotient:
  * block[s] is the quotient state of s; a divergent block gets a
  * tau-loop.  co_minimise_branching refines by splitters (gvbranch.c,

@@ -145,8 +145,6 @@ int co_minimise_branching_signatures(co_mem *cm, const co_lts *l, uint32_t tau, 
     if (!B.n)
         return 0;
     int rc = -1;
-    uint64_t *keys = NULL;
-    size_t ckeys = 0;
     if (co_taugraph_build(cm, l, tau, &B.g) < 0)
         goto out;
     B.nc = B.g.nc;
@@ -175,64 +173,12 @@ int co_minimise_branching_signatures(co_mem *cm, const co_lts *l, uint32_t tau, 
             break;
         blocks = nb;
     }
-    /* the quotient: every edge but the inert tau ones, and a tau-loop
-     * per divergent block */
-    out->nstates = blocks;
-    out->init = B.pi[B.comp[l->init]];
-    out->cap_first = (size_t)blocks + 1;
-    size_t room = 1;
-    for (uint32_t c = 0; c < B.nc; c++)
-        room += (B.cfirst[c + 1] - B.cfirst[c]) + 1;
-    out->cap_edges = room;
-    if (!(out->first = co_alloc(cm, out->cap_first, sizeof *out->first)) ||
-        !(out->lab = co_alloc(cm, room, sizeof *out->lab)) ||
-        !(out->dst = co_alloc(cm, room, sizeof *out->dst)))
+    if (co_taugraph_quotient(cm, l, &B.g, tau, B.pi, blocks, out, block) < 0)
         goto out;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1) {
-            for (uint32_t b = 0; b < blocks; b++)
-                out->first[b + 1] += out->first[b];
-            for (uint32_t b = blocks; b > 0; b--)
-                out->first[b] = out->first[b - 1];
-            out->first[0] = 0;
-        }
-        for (uint32_t c = 0; c < B.nc; c++) {
-            uint32_t b = B.pi[c];
-            int div = B.sig_start[c + 1] > B.sig_start[c] &&
-                      B.sig[B.sig_start[c + 1] - 1] == DIV_KEY;
-            for (uint32_t e = B.cfirst[c]; e <= B.cfirst[c + 1]; e++) {
-                uint32_t lab, d;
-                if (e == B.cfirst[c + 1]) {
-                    if (!div)
-                        break;
-                    lab = tau;
-                    d = b;
-                } else {
-                    lab = B.clab[e];
-                    d = B.pi[B.cdst[e]];
-                    if (lab == tau && d == b)
-                        continue;
-                }
-                if (pass == 0) {
-                    out->first[b + 1]++;
-                } else {
-                    size_t at = out->first[b + 1]++;
-                    out->lab[at] = lab;
-                    out->dst[at] = d;
-                }
-            }
-        }
-    }
-    out->nedges = out->first[blocks];
-    if (co_lts_normalise(cm, out, &keys, &ckeys) < 0)
-        goto out;
-    for (uint32_t s = 0; s < B.n; s++)
-        block[s] = B.pi[B.comp[s]];
     rc = 0;
 out:
     if (rc < 0)
         co_lts_free(cm, out);
-    co_free_grown(cm, &keys, &ckeys, sizeof *keys);
     co_taugraph_free(cm, &B.g);
     co_free(cm, B.pi, B.nc, sizeof *B.pi);
     co_free(cm, B.next_pi, B.nc, sizeof *B.next_pi);

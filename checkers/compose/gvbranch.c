@@ -525,73 +525,6 @@ static void teardown(gv *G)
     FREE(G, G->ltouched, G->nlabels);
 }
 
-/* The quotient, blocks numbered in the order of their first state: every
- * edge but the inert tau ones, and a tau-loop for each delta-loop. */
-static int quotient(gv *G, const co_lts *l, const co_taugraph *t, co_lts *out, uint32_t *block)
-{
-    co_mem *cm = G->cm;
-    uint32_t n = G->n, nb = G->nblocks;
-    uint32_t *number = co_alloc(cm, nb, sizeof *number);
-    uint64_t *keys = NULL;
-    size_t ckeys = 0;
-    int rc = -1;
-    memset(out, 0, sizeof *out);
-    if (!number)
-        return -1;
-    for (uint32_t b = 0; b < nb; b++)
-        number[b] = CO_NONE;
-    uint32_t next = 0;
-    for (uint32_t s = 0; s < l->nstates; s++) {
-        uint32_t b = G->blk[t->comp[s]];
-        if (number[b] == CO_NONE)
-            number[b] = next++;
-        block[s] = number[b];
-    }
-    out->nstates = nb;
-    out->init = block[l->init];
-    out->cap_first = (size_t)nb + 1;
-    out->cap_edges = G->m ? G->m : 1;
-    if (!(out->first = co_alloc(cm, out->cap_first, sizeof *out->first)) ||
-        !(out->lab = co_alloc(cm, out->cap_edges, sizeof *out->lab)) ||
-        !(out->dst = co_alloc(cm, out->cap_edges, sizeof *out->dst)))
-        goto out;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1) {
-            for (uint32_t b = 0; b < nb; b++)
-                out->first[b + 1] += out->first[b];
-            for (uint32_t b = nb; b > 0; b--)
-                out->first[b] = out->first[b - 1];
-            out->first[0] = 0;
-        }
-        for (uint32_t c = 0; c < n; c++) {
-            uint32_t b = number[G->blk[c]];
-            for (uint32_t e = G->ofirst[c]; e < G->ofirst[c + 1]; e++) {
-                uint32_t lab = G->olab[e] == G->delta ? G->tau : G->olab[e];
-                uint32_t d = number[G->blk[G->odst[e]]];
-                if (G->olab[e] == G->tau && d == b)
-                    continue;
-                if (pass == 0) {
-                    out->first[b + 1]++;
-                } else {
-                    size_t at = out->first[b + 1]++;
-                    out->lab[at] = lab;
-                    out->dst[at] = d;
-                }
-            }
-        }
-    }
-    out->nedges = out->first[nb];
-    if (co_lts_normalise(cm, out, &keys, &ckeys) < 0)
-        goto out;
-    rc = 0;
-out:
-    if (rc < 0)
-        co_lts_free(cm, out);
-    co_free_grown(cm, &keys, &ckeys, sizeof *keys);
-    co_free(cm, number, nb, sizeof *number);
-    return rc;
-}
-
 int co_minimise_branching(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out,
                           uint32_t *block)
 {
@@ -629,7 +562,7 @@ int co_minimise_branching(co_mem *cm, const co_lts *l, uint32_t tau, co_lts *out
                 goto out;
         }
     }
-    rc = quotient(&G, l, &t, out, block);
+    rc = co_taugraph_quotient(cm, l, &t, tau, G.blk, G.nblocks, out, block);
 out:
     teardown(&G);
     co_taugraph_free(cm, &t);

@@ -165,3 +165,75 @@ void co_taugraph_free(co_mem *cm, co_taugraph *g)
     co_free(cm, g->cdst, g->room, sizeof *g->cdst);
     memset(g, 0, sizeof *g);
 }
+
+int co_taugraph_quotient(co_mem *cm, const co_lts *l, const co_taugraph *g, uint32_t tau,
+                         const uint32_t *class_of, uint32_t nclasses, co_lts *out,
+                         uint32_t *block)
+{
+    uint32_t *number = co_alloc(cm, nclasses, sizeof *number);
+    uint64_t *keys = NULL;
+    size_t ckeys = 0;
+    int rc = -1;
+    memset(out, 0, sizeof *out);
+    if (!number)
+        return -1;
+    for (uint32_t b = 0; b < nclasses; b++)
+        number[b] = CO_NONE;
+    uint32_t next = 0;
+    for (uint32_t s = 0; s < l->nstates; s++) {
+        uint32_t b = class_of[g->comp[s]];
+        if (number[b] == CO_NONE)
+            number[b] = next++;
+        block[s] = number[b];
+    }
+    out->nstates = nclasses;
+    out->init = block[l->init];
+    out->cap_first = (size_t)nclasses + 1;
+    /* every edge of the contracted graph, and a loop per divergent one */
+    out->cap_edges = g->nedges + g->nc + 1;
+    if (!(out->first = co_alloc(cm, out->cap_first, sizeof *out->first)) ||
+        !(out->lab = co_alloc(cm, out->cap_edges, sizeof *out->lab)) ||
+        !(out->dst = co_alloc(cm, out->cap_edges, sizeof *out->dst)))
+        goto out;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            for (uint32_t b = 0; b < nclasses; b++)
+                out->first[b + 1] += out->first[b];
+            for (uint32_t b = nclasses; b > 0; b--)
+                out->first[b] = out->first[b - 1];
+            out->first[0] = 0;
+        }
+        for (uint32_t c = 0; c < g->nc; c++) {
+            uint32_t b = number[class_of[c]];
+            /* the last round of e is the divergence loop, if c has one */
+            for (uint32_t e = g->cfirst[c]; e <= g->cfirst[c + 1]; e++) {
+                uint32_t lab = tau, d = b;
+                if (e < g->cfirst[c + 1]) {
+                    lab = g->clab[e];
+                    d = number[class_of[g->cdst[e]]];
+                    if (lab == tau && d == b)
+                        continue;
+                } else if (!g->div[c]) {
+                    break;
+                }
+                if (pass == 0) {
+                    out->first[b + 1]++;
+                } else {
+                    size_t at = out->first[b + 1]++;
+                    out->lab[at] = lab;
+                    out->dst[at] = d;
+                }
+            }
+        }
+    }
+    out->nedges = out->first[nclasses];
+    if (co_lts_normalise(cm, out, &keys, &ckeys) < 0)
+        goto out;
+    rc = 0;
+out:
+    if (rc < 0)
+        co_lts_free(cm, out);
+    co_free_grown(cm, &keys, &ckeys, sizeof *keys);
+    co_free(cm, number, nclasses, sizeof *number);
+    return rc;
+}
