@@ -94,11 +94,10 @@ static void solve(void *ctx, result_t *res)
         if (opt->verbose)
             print_configuration(u, events, n);
         if (opt->want_run) {
-            uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+            uint32_t *run = unf_linearise(u, events, n);
             if (!run) {
                 result_unknown(res, "memory budget exhausted");
             } else {
-                unf_linearise(u, events, n, run);
                 if (result_set_run(res, RUN_WITNESS, run, n, RESULT_NO_LOOP) < 0)
                     result_unknown(res, "memory budget exhausted");
                 free(run);

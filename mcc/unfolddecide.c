@@ -41,9 +41,8 @@ static int decide(const unf_prefix *u, unf_sat *sat, mcc_query *q, const budget_
         mcc_query_settle(q, !ef, WORDS);
         return 0;
     }
-    uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+    uint32_t *run = unf_linearise(u, events, n);
     if (run) {
-        unf_linearise(u, events, n, run);
         mcc_evidence ev = {ef ? RUN_WITNESS : RUN_COUNTEREXAMPLE, run, n, RESULT_NO_LOOP};
         mcc_query_settle_shown(q, ef, WORDS, &ev);
     } else {
@@ -147,9 +146,7 @@ typedef struct deadlock_work {
 static int print_deadlock(const deadlock_work *w, const unf_prefix *u, const uint32_t *events,
                           size_t n)
 {
-    uint32_t *run = malloc((n ? n : 1) * sizeof *run);
-    if (run)
-        unf_linearise(u, events, n, run);
+    uint32_t *run = unf_linearise(u, events, n);
     mcc_evidence ev = {RUN_WITNESS, run, n, n};
     int printed = mcc_answer_bool_shown(w->id, 1, "SEQUENTIAL_PROCESSING " WORDS,
                                         run ? &ev : NULL);
@@ -172,9 +169,8 @@ static void look_solve(void *ctx, result_t *res)
     int found = unf_consumers(c->partial) < 0 ? -1
                 : unf_sat_find(c->partial, NULL, c->b, &events, &n, why, sizeof why);
     if (found > 0) {
-        uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+        uint32_t *run = unf_linearise(c->partial, events, n);
         if (run) {
-            unf_linearise(c->partial, events, n, run);
             if (result_set_run(res, RUN_WITNESS, run, n, n) == 0)
                 res->answer = ANSWER_YES;
         }

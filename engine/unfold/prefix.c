@@ -772,8 +772,11 @@ size_t unf_bytes_held(const unf_prefix *u)
            (u->cons ? (u->npre ? u->npre : 1) * sizeof *u->cons : 0);
 }
 
-void unf_linearise(const unf_prefix *u, const uint32_t *events, size_t n, uint32_t *run)
+uint32_t *unf_linearise(const unf_prefix *u, const uint32_t *events, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        run[i] = u->ev[events[i]].trans;
+    uint32_t *run = malloc((n ? n : 1) * sizeof *run);
+    if (run)
+        for (size_t i = 0; i < n; i++)
+            run[i] = u->ev[events[i]].trans;
+    return run;
 }

@@ -101,9 +101,9 @@ int unf_consumers(unf_prefix *u);
 size_t unf_bytes_held(const unf_prefix *u);
 
 /* The events of a configuration (sorted by index, which is a linearisation:
- * an event's causes come before it) as a run of transitions in run[] (n
- * entries). */
-void unf_linearise(const unf_prefix *u, const uint32_t *events, size_t n, uint32_t *run);
+ * an event's causes come before it) as a run of n transitions, in a block
+ * the caller frees; NULL when memory is out. */
+uint32_t *unf_linearise(const unf_prefix *u, const uint32_t *events, size_t n);
 
 /* The prefix in the .mci format of PEP and Mole (docs/unfolding.md); 0 or
  * -1 on a write error. */

@@ -600,8 +600,9 @@ typedef struct partial_tally {
 static int configuration_replays(const net_t *net, const unf_prefix *u, const uint32_t *events,
                                  size_t n, const tree_t *f)
 {
-    uint32_t *run = malloc((n ? n : 1) * sizeof *run);
-    unf_linearise(u, events, n, run);
+    uint32_t *run = unf_linearise(u, events, n);
+    if (!run)
+        return 0;
     result_t r;
     result_init(&r);
     r.answer = ANSWER_YES;
