@@ -596,8 +596,13 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
     result_init(&res);
     sweep s = {r, cn, q, g, k, k, dead0, reduced, 0};
     int stopped;
+    double started = mono_now();
     ctl_model *m = ctl_model_build(cn, open, k, &opt, watch, &s, &stopped, &res);
     free(open);
+    if (m && r->verbose)
+        fprintf(stderr, "mck mcc: %s: the graph: %llu markings in %.2f s\n", r->exam,
+                (unsigned long long)s.seen, mono_now() - started);
+    started = mono_now();
     if (!m) {
         if (!stopped) {
             fprintf(stderr, "mck mcc: %s: the graph: %s after %llu states; %zu values open\n",
@@ -618,11 +623,15 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
         if (qi->decided)
             continue;
         char buf[160];
+        double began = mono_now();
         int v = ctl_model_check(m, f, qi->why, sizeof qi->why);
         if (v < 0) {
             fprintf(stderr, "mck mcc: %s: %s\n", qi->id, qi->why);
             continue;
         }
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: %s: decided on the graph in %.2f s\n", qi->id,
+                    mono_now() - began);
         techniques(buf, sizeof buf, (qi->used & USED_TOPOLOGICAL) | USED_EXPLICIT |
                                         (reduced ? USED_REDUCTION : 0), 0);
         result_t ev;
@@ -639,6 +648,9 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
         free(expanded);
         result_clear(&ev);
     }
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: %s: the formulas checked on the graph in %.2f s\n", r->exam,
+                mono_now() - started);
     ctl_model_free(m);
     result_clear(&res);
     clear_views(g, k);

@@ -89,7 +89,7 @@ static int on_state(void *ctx, uint64_t id, store_ref ref, const nc_count *mk)
         return 1;
     }
     for (size_t i = 0; i < m->natoms; i++)
-        if (cn_state_holds(m->cn, m->atoms[i], mk) == 1)
+        if (m->atoms[i]->op != T_FIREABLE && cn_state_holds(m->cn, m->atoms[i], mk) == 1)
             m->abits[i][id >> 6] |= (uint64_t)1 << (id & 63);
     if (b->watch && b->watch(b->ctx, id, ref, mk)) {
         b->watch_stopped = 1;
@@ -122,6 +122,56 @@ static int on_expanded(void *ctx, uint64_t id, store_ref ref, uint32_t n)
     return 0;
 }
 
+/* The fireability atoms are read off the finished graph: its build fires
+ * every enabled transition (no reduction), so a state has an edge labelled
+ * t exactly when t is enabled there, and testing each atom's transitions
+ * again on every marking would repeat the search's work, once per atom.
+ * One pass over the edges with a list of atoms per transition. */
+static int fireable_atoms(ctl_model *m)
+{
+    uint32_t nt = m->cn->ntransitions;
+    size_t listed = 0;
+    for (size_t i = 0; i < m->natoms; i++)
+        if (m->atoms[i]->op == T_FIREABLE)
+            listed += m->atoms[i]->n;
+    if (!listed)
+        return 0;
+    size_t *first = calloc((size_t)nt + 1, sizeof *first);
+    uint32_t *atom = malloc(listed * sizeof *atom);
+    if (!first || !atom) {
+        free(first);
+        free(atom);
+        return -1;
+    }
+    for (size_t i = 0; i < m->natoms; i++)
+        if (m->atoms[i]->op == T_FIREABLE)
+            for (uint32_t k = 0; k < m->atoms[i]->n; k++)
+                if (m->atoms[i]->items[k] < nt)
+                    first[m->atoms[i]->items[k] + 1]++;
+    for (uint32_t t = 0; t < nt; t++)
+        first[t + 1] += first[t];
+    for (size_t i = 0; i < m->natoms; i++)
+        if (m->atoms[i]->op == T_FIREABLE)
+            for (uint32_t k = 0; k < m->atoms[i]->n; k++)
+                if (m->atoms[i]->items[k] < nt)
+                    atom[first[m->atoms[i]->items[k]]++] = (uint32_t)i;
+    /* first[t] moved to where t's atoms end: shift back */
+    for (uint32_t t = nt; t > 0; t--)
+        first[t] = first[t - 1];
+    first[0] = 0;
+    for (uint64_t s = 0; s < m->n; s++) {
+        uint64_t end = ctl_succ_end(m, s);
+        for (uint64_t e = ctl_succ_begin(m, s); e < end; e++) {
+            uint32_t t = *bv_u32(&m->g->labels, e);
+            for (size_t k = t < nt ? first[t] : 0; t < nt && k < first[t + 1]; k++)
+                SETBIT(m->abits[atom[k]], s);
+        }
+    }
+    free(first);
+    free(atom);
+    return 0;
+}
+
 void ctl_model_free(ctl_model *m)
 {
     if (!m)
@@ -148,7 +198,7 @@ static int atoms_of(void *ctx, uint64_t id, const nc_count *mk)
 {
     ctl_model *m = ctx;
     for (size_t i = 0; i < m->natoms; i++)
-        if (cn_state_holds(m->cn, m->atoms[i], mk) == 1)
+        if (m->atoms[i]->op != T_FIREABLE && cn_state_holds(m->cn, m->atoms[i], mk) == 1)
             __atomic_fetch_or(&m->abits[i][id >> 6], (uint64_t)1 << (id & 63), __ATOMIC_RELAXED);
     return 0;
 }
@@ -213,11 +263,14 @@ static ctl_model *build_on_threads(const cnet_t *cn, const tree_t *const *formul
         goto fail;
     }
     parallel_free(px);
+    px = NULL;
     res->peak_bytes += m->bytes + m->g->bytes;
     graph_drop_refs(m->g);
     m->n = graph_states(m->g);
     m->nw = (size_t)((m->n + 63) >> 6);
     m->bytes += m->g->bytes;
+    if (fireable_atoms(m) < 0)
+        goto no_memory;
     return m;
 no_memory:
     result_unknown(res, "memory budget exhausted");
@@ -304,7 +357,11 @@ static ctl_model *build_one_thread(const cnet_t *cn, const tree_t *const *formul
         m->n = graph_states(m->g);
         m->nw = (size_t)((m->n + 63) >> 6);
         m->bytes += m->g->bytes;
-        return m;
+        if (fireable_atoms(m) == 0)
+            return m;
+        result_unknown(res, "memory budget exhausted");
+        ctl_model_free(m);
+        return NULL;
     }
     if (b.watch_stopped)
         *stopped = 1;
@@ -409,29 +466,44 @@ static int need_preds(ctl_model *m)
     return 0;
 }
 
-/* A queue (or stack) of states and a counter per state: scratch arrays of
- * one evaluation step. */
+/* The states a fixpoint adds (or removes), level by level, and a counter
+ * per state: scratch of one evaluation step.  Every state enters q at most
+ * once, so the levels follow one another in one array.  A level is taken
+ * in ascending order when it is dense: the predecessor lists are then read
+ * from front to back instead of at random, and the fixpoints, bound by
+ * memory, run faster; the result does not depend on the order. */
 typedef struct work {
     uint32_t *q;
-    size_t nq;
+    size_t head, tail;
+    uint64_t *level;      /* the states of the level being filled */
+    size_t lo, hi;        /* the words of level that may be nonzero */
     uint32_t *cnt;
 } work;
 
+static size_t work_bytes(const ctl_model *m, int counters)
+{
+    size_t n = (size_t)(m->n ? m->n : 1);
+    return n * 4 * (counters ? 2 : 1) + (m->nw ? m->nw : 1) * 8;
+}
+
 static int work_new(ctl_model *m, work *w, int counters)
 {
-    size_t bytes = (size_t)(m->n ? m->n : 1) * 4 * (counters ? 2 : 1);
+    size_t n = (size_t)(m->n ? m->n : 1);
     memset(w, 0, sizeof *w);
-    if (!fits(m, bytes))
+    w->lo = SIZE_MAX;
+    if (!fits(m, work_bytes(m, counters)))
         goto full;
-    w->q = malloc((size_t)(m->n ? m->n : 1) * 4);
+    w->q = malloc(n * 4);
+    w->level = calloc(m->nw ? m->nw : 1, 8);
     if (counters)
-        w->cnt = malloc((size_t)(m->n ? m->n : 1) * 4);
-    if (!w->q || (counters && !w->cnt))
+        w->cnt = malloc(n * 4);
+    if (!w->q || !w->level || (counters && !w->cnt))
         goto full;
-    m->bytes += bytes;
+    m->bytes += work_bytes(m, counters);
     return 0;
 full:
     free(w->q);
+    free(w->level);
     free(w->cnt);
     m->gave_up = "memory budget exhausted";
     return -1;
@@ -439,9 +511,42 @@ full:
 
 static void work_free(ctl_model *m, work *w)
 {
-    m->bytes -= (size_t)(m->n ? m->n : 1) * 4 * (w->cnt ? 2 : 1);
+    m->bytes -= work_bytes(m, w->cnt != NULL);
     free(w->q);
+    free(w->level);
     free(w->cnt);
+}
+
+static inline void work_push(work *w, uint32_t s)
+{
+    size_t word = s >> 6;
+    w->q[w->tail++] = s;
+    w->level[word] |= (uint64_t)1 << (s & 63);
+    if (word < w->lo)
+        w->lo = word;
+    if (word >= w->hi)
+        w->hi = word + 1;
+}
+
+/* Closes the level q[head..tail) and returns its end: in ascending order
+ * when scanning its words costs at most a few per state. */
+static size_t work_level(work *w)
+{
+    size_t end = w->tail;
+    if (w->hi > w->lo && w->hi - w->lo <= 8 * (end - w->head)) {
+        size_t k = w->head;
+        for (size_t i = w->lo; i < w->hi; i++) {
+            for (uint64_t x = w->level[i]; x; x &= x - 1)
+                w->q[k++] = (uint32_t)(i * 64 + (size_t)__builtin_ctzll(x));
+            w->level[i] = 0;
+        }
+    } else {
+        for (size_t k = w->head; k < end; k++)
+            CLEARBIT(w->level, w->q[k]);
+    }
+    w->lo = SIZE_MAX;
+    w->hi = 0;
+    return end;
 }
 
 /* E[φ U ψ] = μZ. ψ ∨ (φ ∧ EX Z): backwards from the ψ-states through
@@ -453,21 +558,72 @@ static int eu(ctl_model *m, const uint64_t *phi, uint64_t *psi)
         return -1;
     for (uint64_t s = 0; s < m->n; s++)
         if (BIT(psi, s))
-            w.q[w.nq++] = (uint32_t)s;
+            work_push(&w, (uint32_t)s);
     int rc = 0;
-    while (w.nq && rc == 0) {
-        uint32_t t = w.q[--w.nq];
-        for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
-            uint32_t s = m->preds[i];
-            if (!BIT(psi, s) && (!phi || BIT(phi, s))) {
-                SETBIT(psi, s);
-                w.q[w.nq++] = s;
+    while (w.head < w.tail && rc == 0)
+        for (size_t end = work_level(&w); w.head < end && rc == 0; w.head++) {
+            uint32_t t = w.q[w.head];
+            for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
+                uint32_t s = m->preds[i];
+                if (!BIT(psi, s) && (!phi || BIT(phi, s))) {
+                    SETBIT(psi, s);
+                    work_push(&w, s);
+                }
             }
+            rc = ctl_tick(m);
         }
-        rc = ctl_tick(m);
-    }
     work_free(m, &w);
     return rc;
+}
+
+/* Whether the graph is one strongly connected component: state 0 reaches
+ * every state by construction, so it is when every state reaches state 0.
+ * One backward pass, taken once, saves every later E F and A G its own:
+ * the reachability graphs of reversible nets are like that. */
+static int strongly_connected(ctl_model *m)
+{
+    if (m->strongly_connected)
+        return m->strongly_connected == 1;
+    uint64_t *seen = ctl_bits_new(m, 0);
+    if (!seen)
+        return -1;
+    int rc = m->n ? 0 : -1;
+    if (m->n) {
+        SETBIT(seen, 0);
+        rc = eu(m, NULL, seen);
+    }
+    if (rc == 0) {
+        uint64_t reached = 0;
+        for (size_t i = 0; i < m->nw; i++)
+            reached += (uint64_t)__builtin_popcountll(seen[i]);
+        m->strongly_connected = reached == m->n ? 1 : 2;
+    }
+    ctl_bits_free(m, seen);
+    return rc < 0 ? -1 : m->strongly_connected == 1;
+}
+
+static int bits_any(const ctl_model *m, const uint64_t *b)
+{
+    for (size_t i = 0; i < m->nw; i++)
+        if (b[i])
+            return 1;
+    return 0;
+}
+
+/* E F φ in place: on a strongly connected graph every state reaches a
+ * φ-state when there is one. */
+static int ef(ctl_model *m, uint64_t *phi)
+{
+    int strong = strongly_connected(m);
+    if (strong < 0)
+        return -1;
+    if (!strong)
+        return eu(m, NULL, phi);
+    int any = bits_any(m, phi);
+    memset(phi, any ? 0xff : 0, m->nw * 8);
+    if (any && (m->n & 63))
+        phi[m->nw - 1] = ((uint64_t)1 << (m->n & 63)) - 1;
+    return 0;
 }
 
 /* A[φ U ψ] = μZ. ψ ∨ (φ ∧ ¬dead ∧ AX Z): a φ-state joins once all its
@@ -481,20 +637,21 @@ static int au(ctl_model *m, const uint64_t *phi, uint64_t *psi)
         uint64_t out = ctl_succ_end(m, s) - ctl_succ_begin(m, s);
         w.cnt[s] = out > UINT32_MAX ? UINT32_MAX : (uint32_t)out;
         if (BIT(psi, s))
-            w.q[w.nq++] = (uint32_t)s;
+            work_push(&w, (uint32_t)s);
     }
     int rc = 0;
-    while (w.nq && rc == 0) {
-        uint32_t t = w.q[--w.nq];
-        for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
-            uint32_t s = m->preds[i];
-            if (!BIT(psi, s) && (!phi || BIT(phi, s)) && --w.cnt[s] == 0) {
-                SETBIT(psi, s);
-                w.q[w.nq++] = s;
+    while (w.head < w.tail && rc == 0)
+        for (size_t end = work_level(&w); w.head < end && rc == 0; w.head++) {
+            uint32_t t = w.q[w.head];
+            for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
+                uint32_t s = m->preds[i];
+                if (!BIT(psi, s) && (!phi || BIT(phi, s)) && --w.cnt[s] == 0) {
+                    SETBIT(psi, s);
+                    work_push(&w, s);
+                }
             }
+            rc = ctl_tick(m);
         }
-        rc = ctl_tick(m);
-    }
     work_free(m, &w);
     return rc;
 }
@@ -515,23 +672,24 @@ static int eg(ctl_model *m, uint64_t *phi)
             in += BIT(phi, *bv_u32(&m->g->targets, e)) != 0;
         w.cnt[s] = in > UINT32_MAX ? UINT32_MAX : (uint32_t)in;
         if (in == 0 && end > begin)
-            w.q[w.nq++] = (uint32_t)s;
+            work_push(&w, (uint32_t)s);
     }
-    for (size_t i = 0; i < w.nq; i++)
+    for (size_t i = 0; i < w.tail; i++)
         CLEARBIT(phi, w.q[i]);
     int rc = 0;
-    while (w.nq && rc == 0) {
-        uint32_t t = w.q[--w.nq];
-        for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
-            uint32_t s = m->preds[i];
-            /* s has an edge, so it is no deadlock */
-            if (BIT(phi, s) && --w.cnt[s] == 0) {
-                CLEARBIT(phi, s);
-                w.q[w.nq++] = s;
+    while (w.head < w.tail && rc == 0)
+        for (size_t end = work_level(&w); w.head < end && rc == 0; w.head++) {
+            uint32_t t = w.q[w.head];
+            for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
+                uint32_t s = m->preds[i];
+                /* s has an edge, so it is no deadlock */
+                if (BIT(phi, s) && --w.cnt[s] == 0) {
+                    CLEARBIT(phi, s);
+                    work_push(&w, s);
+                }
             }
+            rc = ctl_tick(m);
         }
-        rc = ctl_tick(m);
-    }
     work_free(m, &w);
     return rc;
 }
@@ -624,12 +782,12 @@ uint64_t *ctl_eval(ctl_model *m, const tree_t *f)
         break;
     case T_EX: out = next(m, l, 0); ctl_bits_free(m, l); break;
     case T_AX: out = next(m, l, 1); ctl_bits_free(m, l); break;
-    case T_EF: rc = eu(m, NULL, l); break;
+    case T_EF: rc = ef(m, l); break;
     case T_AF: rc = au(m, NULL, l); break;
     case T_EG: rc = eg(m, l); break;
     case T_AG:   /* ¬ E F ¬φ */
         ctl_bits_complement(m, l);
-        rc = eu(m, NULL, l);
+        rc = ef(m, l);
         ctl_bits_complement(m, l);
         break;
     case T_EU: rc = eu(m, l, r); out = r; r = l; break;
@@ -646,15 +804,58 @@ uint64_t *ctl_eval(ctl_model *m, const tree_t *f)
     return out;
 }
 
+/* f's value at state 0 (1, 0; -1 with gave_up set).  Every state is
+ * reachable from state 0, so there E F φ holds when φ holds anywhere and
+ * A G φ when it holds everywhere: the boolean top of a formula and its
+ * outermost E F and A G cost no fixpoint. */
+static int at_root(ctl_model *m, const tree_t *f)
+{
+    int l, r;
+    switch (f->op) {
+    case T_NOT:
+        l = at_root(m, f->l);
+        return l < 0 ? l : !l;
+    case T_AND:
+    case T_OR:
+    case T_IMPLIES:
+        if ((l = at_root(m, f->l)) < 0)
+            return l;
+        if (f->op == T_AND ? !l : f->op == T_OR ? l : !l)
+            return f->op != T_AND;
+        return at_root(m, f->r);
+    case T_IFF:
+        if ((l = at_root(m, f->l)) < 0 || (r = at_root(m, f->r)) < 0)
+            return -1;
+        return l == r;
+    case T_EF:
+    case T_AG: {
+        uint64_t *b = ctl_eval(m, f->l);
+        if (!b)
+            return -1;
+        if (f->op == T_AG)
+            ctl_bits_complement(m, b);
+        int any = bits_any(m, b);
+        ctl_bits_free(m, b);
+        return f->op == T_EF ? any : !any;
+    }
+    default: {
+        uint64_t *b = ctl_eval(m, f);
+        if (!b)
+            return -1;
+        int v = (int)(b[0] & 1);
+        ctl_bits_free(m, b);
+        return v;
+    }
+    }
+}
+
 int ctl_model_check(ctl_model *m, const tree_t *f, char *why, size_t whylen)
 {
     m->gave_up = NULL;
-    uint64_t *b = ctl_eval(m, f);
-    if (!b) {
+    int v = m->n ? at_root(m, f) : 0;
+    if (v < 0) {
         snprintf(why, whylen, "%s", m->gave_up ? m->gave_up : "memory budget exhausted");
         return -1;
     }
-    int v = m->n ? (int)(b[0] & 1) : 0;
-    ctl_bits_free(m, b);
     return v;
 }

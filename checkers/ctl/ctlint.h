@@ -17,6 +17,9 @@ struct ctl_model {
     size_t natoms, catoms, awords;
     uint64_t *pred_off;        /* predecessor lists (CSR), built on first need */
     uint32_t *preds;
+    /* whether every state reaches state 0, and so every other state:
+     * then E F and A G are all or nothing (0 not known yet, 1 yes, 2 no) */
+    int strongly_connected;
     size_t bytes, budget;      /* what the model and its evaluations take */
     size_t total;              /* the evaluation's, once the markings are gone */
     double deadline;           /* 0: none */
