@@ -557,6 +557,41 @@ static void clear_views(graph_query *g, size_t k)
     }
 }
 
+/* How many temporal operators f has: about how many passes over the
+ * graph its check takes.  An explicit stack, since a file sets the depth. */
+static size_t graph_passes(const tree_t *f)
+{
+    size_t room = tree_size(f) + 2, n = 0, passes = 0;
+    const tree_t **stack = malloc(room * sizeof *stack);
+    if (!stack)
+        return SIZE_MAX;
+    stack[n++] = f;
+    while (n) {
+        const tree_t *t = stack[--n];
+        if (!t)
+            continue;
+        passes += tree_op_is_ctl(t->op) != 0;
+        if (n + 2 <= room) {
+            stack[n++] = t->l;
+            stack[n++] = t->r;
+        }
+    }
+    free(stack);
+    return passes;
+}
+
+typedef struct by_passes {
+    size_t passes, index;
+} by_passes;
+
+static int fewer_passes(const void *a, const void *b)
+{
+    const by_passes *x = a, *y = b;
+    if (x->passes != y->passes)
+        return x->passes < y->passes ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* Step 6 within stage; whatever it leaves open has its reason in q. */
 static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const budget_t *stage)
 {
@@ -617,7 +652,15 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
         mcc_reduced_free(&red);
         return;
     }
-    for (size_t j = 0; j < k; j++) {
+    /* the formulas of fewest passes first: when time runs out, it has
+     * answered as many as it could */
+    by_passes *order = malloc((k ? k : 1) * sizeof *order);
+    for (size_t j = 0; order && j < k; j++)
+        order[j] = (by_passes){graph_passes(reduced ? g[j].view.formula : q[g[j].index].formula), j};
+    if (order)
+        qsort(order, k, sizeof *order, fewer_passes);
+    for (size_t o = 0; o < k; o++) {
+        size_t j = order ? order[o].index : o;
         ctl_query *qi = &q[g[j].index];
         const tree_t *f = reduced ? g[j].view.formula : qi->formula;
         if (qi->decided)
@@ -648,6 +691,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
         free(expanded);
         result_clear(&ev);
     }
+    free(order);
     if (r->verbose)
         fprintf(stderr, "mck mcc: %s: the formulas checked on the graph in %.2f s\n", r->exam,
                 mono_now() - started);
