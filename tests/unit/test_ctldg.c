@@ -113,6 +113,64 @@ static void known_answers(void)
     nc_free_net(dead);
 }
 
+/* The global checker's own shortcuts: at state 0 E F and A G are read off
+ * their operand's set, and on a graph that is one strongly connected
+ * component every E F and A G is all or nothing; fireability comes from
+ * the edges.  The ring p0 -a-> p1 -b-> p2 -c-> p0 is such a graph, the
+ * lasso is not; the engine must agree with each answer as well. */
+static void expect_both(const cnet_t *cn, tree_t *f, int want, const char *what)
+{
+    budget_t budget = unit_budget(0, 0);
+    check_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.budget = &budget;
+    int v = global_value(cn, f, &opt);
+    CHECK(v == want, "global %s: %d", what, v);
+    expect(cn, f, want, what);
+}
+
+static void strongly_connected(void)
+{
+    net_t *ring = nc_create_net("ring", NULL), *lasso = lasso_net();
+    for (int p = 0; p < 3; p++)
+        nc_create_place(ring, NULL, NULL, p == 0);
+    for (int t = 0; t < 3; t++) {
+        nc_create_transition(ring, NULL, NULL);
+        arc(ring, NC_ARC_PT, t, t), arc(ring, NC_ARC_TP, (t + 1) % 3, t);
+    }
+    const cnet_t *cr = nc_compile(ring), *cl = nc_compile(lasso);
+    uint32_t a = 0, b = 1;
+    expect_both(cr, tree_unary(T_AG, tree_unary(T_EF, ge(2, 1))), 1, "ring AG EF p2");
+    expect_both(cr, tree_unary(T_EX, tree_unary(T_AG, ge(0, 1))), 0, "ring EX AG p0");
+    expect_both(cr, tree_unary(T_EX, tree_unary(T_EF, ge(0, 1))), 1, "ring EX EF p0");
+    expect_both(cr, tree_unary(T_EF, tree_binary(T_AND, ge(1, 1),
+                                                 tree_unary(T_EX, tree_unary(T_AG, ge(2, 1))))),
+                0, "ring EF (p1 and EX AG p2)");
+    expect_both(cr, tree_unary(T_AG, tree_binary(T_IFF, ge(0, 1), tree_fireable(&a, 1))), 1,
+                "ring AG (p0 <-> fireable(a))");
+    expect_both(cr, tree_unary(T_EF, tree_binary(T_AND, ge(0, 1), tree_fireable(&b, 1))), 0,
+                "ring EF (p0 and fireable(b))");
+    expect_both(cr, tree_binary(T_AND, tree_unary(T_EF, ge(1, 1)),
+                                tree_unary(T_NOT, tree_unary(T_AG, ge(1, 1)))),
+                1, "ring EF p1 and not AG p1");
+    expect_both(cr, tree_binary(T_IFF, tree_unary(T_EF, ge(1, 1)), tree_unary(T_AG, ge(0, 1))), 0,
+                "ring EF p1 <-> AG p0");
+    expect_both(cr, tree_binary(T_IMPLIES, tree_unary(T_AG, ge(1, 1)), tree_const(0)), 1,
+                "ring AG p1 -> false");
+    /* the lasso: p1 reaches p0, but p2 (the deadlock) reaches nothing */
+    expect_both(cl, tree_unary(T_EX, tree_unary(T_EF, ge(2, 1))), 1, "lasso EX EF p2");
+    expect_both(cl, tree_unary(T_EF, tree_unary(T_AG, ge(0, 1))), 0, "lasso EF AG p0");
+    expect_both(cl, tree_unary(T_AG, tree_binary(T_IMPLIES, ge(2, 1),
+                                                 tree_unary(T_NOT, tree_unary(T_EF, ge(0, 1))))),
+                1, "lasso AG (p2 -> not EF p0)");
+    uint32_t c = 2;
+    expect_both(cl, tree_unary(T_AG, tree_binary(T_IMPLIES, ge(2, 1),
+                                                 tree_unary(T_NOT, tree_fireable(&c, 1)))),
+                1, "lasso AG (p2 -> not fireable(c))");
+    nc_free_net(ring);
+    nc_free_net(lasso);
+}
+
 /* ---- random nets, random formulas ---- */
 
 /* The contest's CTL: quantified temporal operators nested freely under
@@ -353,6 +411,7 @@ static void limits(void)
 int main(void)
 {
     known_answers();
+    strongly_connected();
     random_differential(400, 8);
     limits();
     const char *shared = getenv("SHARED");
