@@ -355,6 +355,19 @@ int tree_has_ctl(const tree_t *t)
     return any_op(t, tree_op_is_ctl);
 }
 
+static size_t count_op(const tree_t *t, int (*pred)(tree_op))
+{
+    size_t n = 0;
+    for (; t; t = t->l)
+        n += (pred(t->op) != 0) + (t->r ? count_op(t->r, pred) : 0);
+    return n;
+}
+
+size_t tree_count_ctl(const tree_t *t)
+{
+    return count_op(t, tree_op_is_ctl);
+}
+
 int tree_has_ltl(const tree_t *t)
 {
     return any_op(t, is_ltl_op);

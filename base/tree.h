@@ -102,6 +102,7 @@ void tree_free(tree_t *t);
 /* ---- inspection ---- */
 int tree_is_state_formula(const tree_t *t);   /* no temporal operator */
 int tree_has_ctl(const tree_t *t);            /* any path-quantified op */
+size_t tree_count_ctl(const tree_t *t);       /* how many path-quantified ops */
 int tree_op_is_ctl(tree_op op);               /* EX ... AU */
 int tree_has_ltl(const tree_t *t);            /* any X F G U R */
 int tree_has_action(const tree_t *t);         /* any T_ACTION */

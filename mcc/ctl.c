@@ -557,29 +557,8 @@ static void clear_views(graph_query *g, size_t k)
     }
 }
 
-/* How many temporal operators f has: about how many passes over the
- * graph its check takes.  An explicit stack, since a file sets the depth. */
-static size_t graph_passes(const tree_t *f)
-{
-    size_t room = tree_size(f) + 2, n = 0, passes = 0;
-    const tree_t **stack = malloc(room * sizeof *stack);
-    if (!stack)
-        return SIZE_MAX;
-    stack[n++] = f;
-    while (n) {
-        const tree_t *t = stack[--n];
-        if (!t)
-            continue;
-        passes += tree_op_is_ctl(t->op) != 0;
-        if (n + 2 <= room) {
-            stack[n++] = t->l;
-            stack[n++] = t->r;
-        }
-    }
-    free(stack);
-    return passes;
-}
-
+/* A formula's temporal operators (tree_count_ctl): about how many passes
+ * over the graph its check takes. */
 typedef struct by_passes {
     size_t passes, index;
 } by_passes;
@@ -656,7 +635,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
      * answered as many as it could */
     by_passes *order = malloc((k ? k : 1) * sizeof *order);
     for (size_t j = 0; order && j < k; j++)
-        order[j] = (by_passes){graph_passes(reduced ? g[j].view.formula : q[g[j].index].formula), j};
+        order[j] = (by_passes){tree_count_ctl(reduced ? g[j].view.formula : q[g[j].index].formula), j};
     if (order)
         qsort(order, k, sizeof *order, fewer_passes);
     for (size_t o = 0; o < k; o++) {

@@ -391,6 +391,14 @@ int ctl_tick(ctl_model *m)
     return 0;
 }
 
+/* All states (fill 1) or none, and no bit beyond the last state. */
+static void bits_fill(const ctl_model *m, uint64_t *b, int fill)
+{
+    memset(b, fill ? 0xff : 0, (m->nw ? m->nw : 1) * 8);
+    if (fill && (m->n & 63))
+        b[m->nw - 1] = ((uint64_t)1 << (m->n & 63)) - 1;
+}
+
 uint64_t *ctl_bits_new(ctl_model *m, int fill)
 {
     size_t bytes = (m->nw ? m->nw : 1) * 8;
@@ -404,9 +412,7 @@ uint64_t *ctl_bits_new(ctl_model *m, int fill)
         return NULL;
     }
     m->bytes += bytes;
-    memset(b, fill ? 0xff : 0, bytes);
-    if (fill && (m->n & 63))
-        b[m->nw - 1] = ((uint64_t)1 << (m->n & 63)) - 1;
+    bits_fill(m, b, fill);
     return b;
 }
 
@@ -549,6 +555,41 @@ static size_t work_level(work *w)
     return end;
 }
 
+/* What a state s does when one of its successors entered the level: it
+ * joins bits (E U: when s is a φ-state; A U: when besides that its last
+ * successor outside joined) or leaves them (E G: when its last successor
+ * inside left). */
+typedef enum { JOIN, JOIN_COUNTED, LEAVE } step_kind;
+
+/* Runs the levels of w to the end; 0, or -1 at the deadline.  Inlined per
+ * kind, so that each fixpoint's inner loop tests only its own condition. */
+static inline __attribute__((always_inline)) int propagate(ctl_model *m, work *w,
+                                                            const uint64_t *phi, uint64_t *bits,
+                                                            step_kind kind)
+{
+    int rc = 0;
+    while (w->head < w->tail && rc == 0)
+        for (size_t end = work_level(w); w->head < end && rc == 0; w->head++) {
+            uint32_t t = w->q[w->head];
+            for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
+                uint32_t s = m->preds[i];
+                if (kind == LEAVE) {
+                    /* s has an edge, so it is no deadlock */
+                    if (BIT(bits, s) && --w->cnt[s] == 0) {
+                        CLEARBIT(bits, s);
+                        work_push(w, s);
+                    }
+                } else if (!BIT(bits, s) && (!phi || BIT(phi, s)) &&
+                           (kind == JOIN || --w->cnt[s] == 0)) {
+                    SETBIT(bits, s);
+                    work_push(w, s);
+                }
+            }
+            rc = ctl_tick(m);
+        }
+    return rc;
+}
+
 /* E[φ U ψ] = μZ. ψ ∨ (φ ∧ EX Z): backwards from the ψ-states through
  * φ-states.  phi NULL means true.  Result in psi. */
 static int eu(ctl_model *m, const uint64_t *phi, uint64_t *psi)
@@ -559,21 +600,17 @@ static int eu(ctl_model *m, const uint64_t *phi, uint64_t *psi)
     for (uint64_t s = 0; s < m->n; s++)
         if (BIT(psi, s))
             work_push(&w, (uint32_t)s);
-    int rc = 0;
-    while (w.head < w.tail && rc == 0)
-        for (size_t end = work_level(&w); w.head < end && rc == 0; w.head++) {
-            uint32_t t = w.q[w.head];
-            for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
-                uint32_t s = m->preds[i];
-                if (!BIT(psi, s) && (!phi || BIT(phi, s))) {
-                    SETBIT(psi, s);
-                    work_push(&w, s);
-                }
-            }
-            rc = ctl_tick(m);
-        }
+    int rc = propagate(m, &w, phi, psi, JOIN);
     work_free(m, &w);
     return rc;
+}
+
+static int bits_any(const ctl_model *m, const uint64_t *b)
+{
+    for (size_t i = 0; i < m->nw; i++)
+        if (b[i])
+            return 1;
+    return 0;
 }
 
 /* Whether the graph is one strongly connected component: state 0 reaches
@@ -593,21 +630,11 @@ static int strongly_connected(ctl_model *m)
         rc = eu(m, NULL, seen);
     }
     if (rc == 0) {
-        uint64_t reached = 0;
-        for (size_t i = 0; i < m->nw; i++)
-            reached += (uint64_t)__builtin_popcountll(seen[i]);
-        m->strongly_connected = reached == m->n ? 1 : 2;
+        ctl_bits_complement(m, seen);
+        m->strongly_connected = bits_any(m, seen) ? 2 : 1;
     }
     ctl_bits_free(m, seen);
     return rc < 0 ? -1 : m->strongly_connected == 1;
-}
-
-static int bits_any(const ctl_model *m, const uint64_t *b)
-{
-    for (size_t i = 0; i < m->nw; i++)
-        if (b[i])
-            return 1;
-    return 0;
 }
 
 /* E F φ in place: on a strongly connected graph every state reaches a
@@ -619,10 +646,7 @@ static int ef(ctl_model *m, uint64_t *phi)
         return -1;
     if (!strong)
         return eu(m, NULL, phi);
-    int any = bits_any(m, phi);
-    memset(phi, any ? 0xff : 0, m->nw * 8);
-    if (any && (m->n & 63))
-        phi[m->nw - 1] = ((uint64_t)1 << (m->n & 63)) - 1;
+    bits_fill(m, phi, bits_any(m, phi));
     return 0;
 }
 
@@ -639,19 +663,7 @@ static int au(ctl_model *m, const uint64_t *phi, uint64_t *psi)
         if (BIT(psi, s))
             work_push(&w, (uint32_t)s);
     }
-    int rc = 0;
-    while (w.head < w.tail && rc == 0)
-        for (size_t end = work_level(&w); w.head < end && rc == 0; w.head++) {
-            uint32_t t = w.q[w.head];
-            for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
-                uint32_t s = m->preds[i];
-                if (!BIT(psi, s) && (!phi || BIT(phi, s)) && --w.cnt[s] == 0) {
-                    SETBIT(psi, s);
-                    work_push(&w, s);
-                }
-            }
-            rc = ctl_tick(m);
-        }
+    int rc = propagate(m, &w, phi, psi, JOIN_COUNTED);
     work_free(m, &w);
     return rc;
 }
@@ -676,20 +688,7 @@ static int eg(ctl_model *m, uint64_t *phi)
     }
     for (size_t i = 0; i < w.tail; i++)
         CLEARBIT(phi, w.q[i]);
-    int rc = 0;
-    while (w.head < w.tail && rc == 0)
-        for (size_t end = work_level(&w); w.head < end && rc == 0; w.head++) {
-            uint32_t t = w.q[w.head];
-            for (uint64_t i = m->pred_off[t]; i < m->pred_off[t + 1]; i++) {
-                uint32_t s = m->preds[i];
-                /* s has an edge, so it is no deadlock */
-                if (BIT(phi, s) && --w.cnt[s] == 0) {
-                    CLEARBIT(phi, s);
-                    work_push(&w, s);
-                }
-            }
-            rc = ctl_tick(m);
-        }
+    int rc = propagate(m, &w, NULL, phi, LEAVE);
     work_free(m, &w);
     return rc;
 }
