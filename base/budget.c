@@ -115,6 +115,7 @@ static const carve_rule rules[CARVE_COUNT] = {
      * its own stage's time over its items: those are not carves.) */
     [CARVE_MCC_CTL_LP] = {"mcc.ctl.lp", ALL_BYTES, 0.25, 0, 0},
     [CARVE_MCC_CTL_LOCAL] = {"mcc.ctl.local", ALL_BYTES, 0.25, 0, 0},
+    [CARVE_MCC_CTL_LOCAL_ALONE] = {"mcc.ctl.local.alone", ALL_BYTES, 0.4, 0, 0},
     [CARVE_MCC_CTL_GRAPH] = {"mcc.ctl.graph", ALL_BYTES, 0.7, 0, 0},
     [CARVE_MCC_CTL_FORMULA] = {"mcc.ctl.formula", ALL_BYTES, 0, 0, 0},
     /* LTL: each formula an equal part of the time left, in rounds */

@@ -97,6 +97,7 @@ typedef enum {
     CARVE_MCC_PREPASS_DECIDER,  /*   one of them (budget_carve_part) */
     CARVE_MCC_CTL_LP,           /* CTL: the state equation on the subformulas */
     CARVE_MCC_CTL_LOCAL,        /*   the local checks */
+    CARVE_MCC_CTL_LOCAL_ALONE,  /*   the local checks when no whole graph follows */
     CARVE_MCC_CTL_GRAPH,        /*   the whole graph */
     CARVE_MCC_CTL_FORMULA,      /*   one formula of an on-the-fly engine (budget_carve_part) */
     CARVE_MCC_LTL_FORMULA,      /* LTL: one formula (budget_carve_part) */
