@@ -1,8 +1,9 @@
-/* The child writes its result_t as bytes (the same program image on both
- * sides, so the layout is the same; the pointers in it are replaced on
- * arrival), then the run, then the segments.  The parent reads while it
- * waits, since a long run does not fit a pipe's buffer, and kills the
- * child when the budget says stop. */
+/* The child writes each result_t as bytes as soon as it is final (the same
+ * program image on both sides, so the layout is the same; the pointers in
+ * it are replaced on arrival): its index, the struct, then the run, then
+ * the segments.  The parent reads while it waits, since a long run does
+ * not fit a pipe's buffer, keeps every record that arrived whole, and
+ * kills the child when the budget says stop. */
 #define _GNU_SOURCE /* prctl */
 #include "engine/fence.h"
 
@@ -34,15 +35,43 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-static void child_side(int fd, fence_work work, void *ctx, result_t *res)
+/* The child's end of the pipe (fence_send). */
+struct fence_out {
+    int fd;
+    size_t n;
+    result_t *here;     /* unfenced (no child could be made): the caller's */
+};
+
+int fence_send(fence_out *out, size_t i, const result_t *res)
 {
-    work(ctx, res);
+    if (i >= out->n)
+        return -1;
+    if (out->here) {
+        result_t *to = &out->here[i];
+        result_clear(to);
+        *to = *res;
+        to->run = NULL;
+        to->segments = NULL;
+        if ((res->run_len && !(to->run = malloc(res->run_len * sizeof *res->run))) ||
+            (res->nsegments && !(to->segments = malloc(res->nsegments * sizeof *res->segments)))) {
+            result_clear(to);
+            result_unknown(to, "out of memory");
+            return -1;
+        }
+        if (res->run_len)
+            memcpy(to->run, res->run, res->run_len * sizeof *res->run);
+        if (res->nsegments)
+            memcpy(to->segments, res->segments, res->nsegments * sizeof *res->segments);
+        return 0;
+    }
     fflush(NULL);
-    int ok = write_all(fd, res, sizeof *res) == 0 &&
-             (!res->run_len || write_all(fd, res->run, res->run_len * sizeof *res->run) == 0) &&
-             (!res->nsegments ||
-              write_all(fd, res->segments, res->nsegments * sizeof *res->segments) == 0);
-    _exit(ok ? 0 : 1);
+    return write_all(out->fd, &i, sizeof i) == 0 && write_all(out->fd, res, sizeof *res) == 0 &&
+                   (!res->run_len ||
+                    write_all(out->fd, res->run, res->run_len * sizeof *res->run) == 0) &&
+                   (!res->nsegments ||
+                    write_all(out->fd, res->segments, res->nsegments * sizeof *res->segments) == 0)
+               ? 0
+               : -1;
 }
 
 /* What the child sent, grown as it comes. */
@@ -69,33 +98,44 @@ static int take(int fd, inbox *in)
     return r > 0;
 }
 
-/* 0 when in holds a whole result, which then fills res. */
-static int unpack(const inbox *in, result_t *res)
+/* The record at in->buf + *at when it arrived whole: 1 and res[index]
+ * filled, *at moved past it, got[index] set; 0 when it is not whole (the
+ * child was stopped while it wrote); -1 when it cannot be one (a bug or
+ * no memory). */
+static int unpack(const inbox *in, size_t *at, result_t *res, size_t n, char *got)
 {
-    result_t got;
-    if (in->len < sizeof got)
+    size_t index;
+    result_t one;
+    if (in->len - *at < sizeof index + sizeof one)
+        return 0;
+    const char *p = in->buf + *at;
+    memcpy(&index, p, sizeof index);
+    memcpy(&one, p + sizeof index, sizeof one);
+    p += sizeof index + sizeof one;
+    if (index >= n || one.run_len > SIZE_MAX / 2 / sizeof *one.run ||
+        one.nsegments > SIZE_MAX / 2 / sizeof *one.segments)
         return -1;
-    memcpy(&got, in->buf, sizeof got);
-    size_t run_bytes = got.run_len * sizeof *got.run;
-    size_t seg_bytes = got.nsegments * sizeof *got.segments;
-    if (got.run_len > SIZE_MAX / sizeof *got.run || got.nsegments > SIZE_MAX / sizeof *got.segments ||
-        in->len != sizeof got + run_bytes + seg_bytes)
-        return -1;
-    got.run = NULL;
-    got.segments = NULL;
-    if (run_bytes && !(got.run = malloc(run_bytes)))
-        return -1;
-    if (seg_bytes && !(got.segments = malloc(seg_bytes))) {
-        free(got.run);
+    size_t run_bytes = one.run_len * sizeof *one.run;
+    size_t seg_bytes = one.nsegments * sizeof *one.segments;
+    size_t whole = sizeof index + sizeof one + run_bytes + seg_bytes;
+    if (in->len - *at < whole)
+        return 0;
+    one.run = NULL;
+    one.segments = NULL;
+    if ((run_bytes && !(one.run = malloc(run_bytes))) ||
+        (seg_bytes && !(one.segments = malloc(seg_bytes)))) {
+        free(one.run);
         return -1;
     }
     if (run_bytes)
-        memcpy(got.run, in->buf + sizeof got, run_bytes);
+        memcpy(one.run, p, run_bytes);
     if (seg_bytes)
-        memcpy(got.segments, in->buf + sizeof got + run_bytes, seg_bytes);
-    result_clear(res);
-    *res = got;
-    return 0;
+        memcpy(one.segments, p + run_bytes, seg_bytes);
+    result_clear(&res[index]);
+    res[index] = one;
+    got[index] = 1;
+    *at += whole;
+    return 1;
 }
 
 #if defined(__has_feature)
@@ -147,12 +187,13 @@ void fence_ended_why(int status, size_t memory, char *why, size_t len)
         snprintf(why, len, "the checker's process ended without a result");
 }
 
-void fence_run(const budget_t *budget, size_t memory, fence_work work, void *ctx,
-               result_t *res)
+void fence_run_each(const budget_t *budget, size_t memory, fence_work_each work, void *ctx,
+                    result_t *res, size_t n)
 {
+    fence_out out = {-1, n, res};
     int fd[2];
     if (pipe(fd) < 0) {
-        work(ctx, res);
+        work(ctx, &out);
         return;
     }
     fflush(NULL);
@@ -161,7 +202,7 @@ void fence_run(const budget_t *budget, size_t memory, fence_work work, void *ctx
     if (child < 0) {
         close(fd[0]);
         close(fd[1]);
-        work(ctx, res);
+        work(ctx, &out);
         return;
     }
     if (child == 0) {
@@ -171,7 +212,10 @@ void fence_run(const budget_t *budget, size_t memory, fence_work work, void *ctx
         close(fd[0]);
         if (memory)
             fence_limit_memory(memory);
-        child_side(fd[1], work, ctx, res);
+        out = (fence_out){fd[1], n, NULL};
+        work(ctx, &out);
+        fflush(NULL);
+        _exit(0);
     }
     close(fd[1]);
     inbox in = {NULL, 0, 0};
@@ -202,12 +246,43 @@ void fence_run(const budget_t *budget, size_t memory, fence_work work, void *ctx
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR)
         ;
+    char *got = calloc(n ? n : 1, 1);
+    size_t at = 0;
+    while (got && !broken && unpack(&in, &at, res, n, got) > 0)
+        ;
+    char why[160];
     if (stopped)
-        result_unknown(res, *budget->interrupted ? "interrupted" : "time limit reached");
-    else if (broken || unpack(&in, res) < 0) {
-        char why[160];
+        snprintf(why, sizeof why, "%s", *budget->interrupted ? "interrupted" : "time limit reached");
+    else
         fence_ended_why(status, memory, why, sizeof why);
-        result_unknown(res, why);
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!got || !got[i])
+            result_unknown(&res[i], why);
+    free(got);
     free(in.buf);
+}
+
+/* fence_run's work, sent as the one record when it returns. */
+typedef struct one_work {
+    fence_work work;
+    void *ctx;
+    result_t *res;
+} one_work;
+
+static void send_one(void *ctx, fence_out *out)
+{
+    one_work *w = ctx;
+    if (out->here) {
+        w->work(w->ctx, w->res);
+        return;
+    }
+    w->work(w->ctx, w->res);
+    fence_send(out, 0, w->res);
+}
+
+void fence_run(const budget_t *budget, size_t memory, fence_work work, void *ctx,
+               result_t *res)
+{
+    one_work w = {work, ctx, res};
+    fence_run_each(budget, memory, send_one, &w, res, 1);
 }

@@ -39,6 +39,22 @@ static void sleep_long(void *ctx, result_t *res)
     sleep(30);
 }
 
+/* Answers questions 0 and 2 (2 with a run), then hangs on question 1. */
+static void two_then_hang(void *ctx, fence_out *out)
+{
+    (void)ctx;
+    result_t r;
+    result_init(&r);
+    r.answer = ANSWER_NO;
+    fence_send(out, 0, &r);
+    uint32_t run[3] = {7, 8, 9};
+    result_set_run(&r, RUN_WITNESS, run, 3, RESULT_NO_LOOP);
+    r.answer = ANSWER_YES;
+    fence_send(out, 2, &r);
+    result_clear(&r);
+    sleep(30);
+}
+
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define UNDER_ASAN 1
@@ -96,5 +112,19 @@ int main(void)
     CHECK(res.answer == ANSWER_UNKNOWN && !strcmp(res.reason, "time limit reached") && took < 5,
           "a child that does not answer is killed at the 0.5 s deadline (%.2f s)", took);
     result_clear(&res);
+
+    result_t each[3];
+    for (int i = 0; i < 3; i++)
+        result_init(&each[i]);
+    budget_init(&soon, NULL);
+    budget_set_limits(&soon, 0.5, 64 * MIB, NULL);
+    fence_run_each(&soon, 64 * MIB, two_then_hang, NULL, each, 3);
+    CHECK(each[0].answer == ANSWER_NO && each[2].answer == ANSWER_YES && each[2].run_len == 3 &&
+              each[2].run[2] == 9,
+          "what a child sent before it was killed stands, run included");
+    CHECK(each[1].answer == ANSWER_UNKNOWN && !strcmp(each[1].reason, "time limit reached"),
+          "the question it hung on: UNKNOWN, \"%s\"", each[1].reason);
+    for (int i = 0; i < 3; i++)
+        result_clear(&each[i]);
     UNIT_DONE();
 }
