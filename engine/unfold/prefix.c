@@ -594,6 +594,28 @@ int unf_consumers(unf_prefix *u)
     return 0;
 }
 
+unf_extent unf_extent_of(const unf_prefix *u)
+{
+    return (unf_extent){u->nev, u->nco, u->npre};
+}
+
+int unf_cut(unf_prefix *u, const unf_extent *whole, size_t k)
+{
+    if (k >= whole->nev) {
+        k = whole->nev;
+        u->nco = whole->nco;
+        u->npre = whole->npre;
+    } else {
+        u->nco = u->ev[k].post_start;
+        u->npre = u->ev[k].pre_start;
+    }
+    u->nev = k;
+    free(u->cons_start);
+    free(u->cons);
+    u->cons_start = u->cons = NULL;
+    return unf_consumers(u);
+}
+
 static int construct(builder *b)
 {
     unf_prefix *u = b->u;

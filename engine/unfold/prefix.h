@@ -97,6 +97,20 @@ unf_prefix *unf_build_watched(const cnet_t *cn, const check_options *opt,
  * made; 0 or -1 (no memory).  A look calls it on the partial prefix in
  * its own process: made in the builder's, they would go stale. */
 int unf_consumers(unf_prefix *u);
+
+/* The first k events of a prefix whose own count is whole.nev form a
+ * prefix of the unfolding too: causes come first, and each event's
+ * conditions and preset were stored with it, after those of the events
+ * before.  unf_cut makes u that segment (k at most whole.nev; whole from
+ * unf_extent_of before the first cut), its consumers remade; u may be
+ * cut again to any k, larger too.  Only on a look's own copy (the
+ * builder's arrays are shared with nothing else there).  0, or -1 for no
+ * memory (u is left without consumers). */
+typedef struct unf_extent {
+    size_t nev, nco, npre;
+} unf_extent;
+unf_extent unf_extent_of(const unf_prefix *u);
+int unf_cut(unf_prefix *u, const unf_extent *whole, size_t k);
 /* The bytes u's arrays hold (the construction's are freed by then). */
 size_t unf_bytes_held(const unf_prefix *u);
 

@@ -14,6 +14,7 @@
 #include "checkers/unfold.h"
 #include "engine/unfold/configsat.h"
 #include "engine/unfold/prefix.h"
+#include "engine/unfold/segments.h"
 #include "randnet.h"
 #include "unit.h"
 
@@ -591,6 +592,10 @@ static void test_cosets_exact(void)
 typedef struct partial_tally {
     const net_t *net;
     unsigned looks, partial_looks, found, agree, replayed, wrong_shape;
+    /* unf_sat_segments on the same looks: goals found that the whole
+     * partial prefix has and has not, found replaying, prefixes not left
+     * whole */
+    unsigned seg_found, seg_differ, seg_replayed, seg_not_whole;
     tree_t **goals;               /* [0]: NULL, a deadlock */
     const answer_t *want;         /* explicit's answers */
 } partial_tally;
@@ -613,6 +618,20 @@ static int configuration_replays(const net_t *net, const unf_prefix *u, const ui
     return ok;
 }
 
+/* What unf_sat_segments found on one look. */
+typedef struct seg_seen {
+    partial_tally *t;
+    int found[GOALS_PER_NET + 1];
+} seg_seen;
+
+static void seg_found(void *ctx, size_t i, const unf_prefix *u, const uint32_t *events, size_t n)
+{
+    seg_seen *s = ctx;
+    s->found[i] = 1;
+    s->t->seg_found++;
+    s->t->seg_replayed += configuration_replays(s->t->net, u, events, n, s->t->goals[i]);
+}
+
 static int partial_look(void *ctx, unf_prefix *partial, double seconds)
 {
     (void)seconds;   /* 0: the watch looks always, without a time limit */
@@ -625,8 +644,19 @@ static int partial_look(void *ctx, unf_prefix *partial, double seconds)
     uint32_t *events;
     size_t n;
     char why[160];
+    /* segments from 2 events on, so that these small prefixes have
+     * several: without a time limit they end on the whole partial prefix,
+     * so they find exactly what it has */
+    seg_seen seen = {t, {0}};
+    unf_segment_watch watch = {seg_found, NULL, &seen};
+    size_t built = partial->nev;
+    unf_sat_segments(partial, (const tree_t *const *)t->goals, GOALS_PER_NET + 1, 2, &unlimited,
+                     &watch, why, sizeof why);
+    t->seg_not_whole += partial->nev != built;
     for (int g = 0; g <= GOALS_PER_NET; g++) {
-        if (unf_sat_find(partial, t->goals[g], &unlimited, &events, &n, why, sizeof why) != 1)
+        int has = unf_sat_find(partial, t->goals[g], &unlimited, &events, &n, why, sizeof why);
+        t->seg_differ += (has == 1) != seen.found[g];
+        if (has != 1)
             continue;
         t->found++;
         t->agree += t->want[g] == ANSWER_YES;
@@ -720,6 +750,11 @@ static void test_partial(void)
               t.replayed == t.found,
           "looks while the prefixes grew: %u, all at partial prefixes; %u deadlocks and goals "
           "found, %u of them explicit's YES, %u replay", t.looks, t.found, t.agree, t.replayed);
+    CHECK(t.seg_found > 0 && t.seg_differ == 0 && t.seg_replayed == t.seg_found &&
+              t.seg_not_whole == 0,
+          "on the same looks, segment by segment from 2 events: %u deadlocks and goals found, "
+          "%u differ from the whole partial prefix's, %u replay; %u prefixes not left whole",
+          t.seg_found, t.seg_differ, t.seg_replayed, t.seg_not_whole);
     CHECK(final_found > 0 && final_agree == final_found && final_replayed == final_found,
           "on what the limit left: %u deadlocks and goals found, %u of them explicit's YES, %u "
           "replay", final_found, final_agree, final_replayed);
