@@ -115,6 +115,7 @@ typedef enum {
     CARVE_UNFOLD_LOOK,          /*   a look at the prefix built so far, for an early answer */
     CARVE_MCC_UNFOLD_DEADLOCK,  /* ReachabilityDeadlock: the prefix and its solver first */
     CARVE_MCC_UNFOLD_REACH,     /* the reachability files: the prefix as a pre-pass decider */
+    CARVE_MCC_UNFOLD_REACH_PREFIX, /*   its prefix; the solver on it has the rest */
     CARVE_COMPOSE_PARTS,        /* the compose checker: its components, composites and maps */
     CARVE_COMPOSE_ONEHOT,       /*   of compose.parts: components from one-hot groups */
     CARVE_COMPOSE_PROBE,        /*   a first look at the components explored together */

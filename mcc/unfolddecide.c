@@ -10,6 +10,7 @@
 #include "engine/fence.h"
 #include "engine/unfold/configsat.h"
 #include "engine/unfold/prefix.h"
+#include "engine/unfold/segments.h"
 #include "mcc/internal.h"
 #include "mcc/prepass.h"
 
@@ -17,6 +18,69 @@
 #include <stdlib.h>
 
 #define WORDS "NET_UNFOLDING SAT_SMT"
+
+/* A look runs in a child of its own until deadline, so that a solver
+ * past the memory the construction leaves ends the look, not the
+ * construction (CaDiCaL aborted the decider's process under
+ * BK_MEMORY_CONFINEMENT=40 on Railroad-PT-010): its budget b and the
+ * bytes its child may map. */
+static size_t look_limits(const budget_t *within, double deadline, const unf_prefix *partial,
+                          budget_t *b)
+{
+    *b = *within;
+    if (!b->deadline || b->deadline > deadline)
+        b->deadline = deadline;
+    return b->bytes > partial->bytes ? b->bytes - partial->bytes : 1;
+}
+
+/* What a deadlock look's child solves (fence_run). */
+typedef struct deadlock_call {
+    unf_prefix *partial;
+    const budget_t *b;
+} deadlock_call;
+
+typedef struct deadlock_seen {
+    result_t *res;
+    size_t cleared;     /* the largest segment without a deadlock */
+} deadlock_seen;
+
+static void deadlock_found(void *ctx, size_t i, const unf_prefix *u, const uint32_t *events,
+                           size_t n)
+{
+    (void)i;
+    deadlock_seen *seen = ctx;
+    uint32_t *run = unf_linearise(u, events, n);
+    /* the deadlock repeats after the run */
+    if (run && result_set_run(seen->res, RUN_WITNESS, run, n, n) == 0)
+        seen->res->answer = ANSWER_YES;
+    free(run);
+}
+
+static void deadlock_cleared(void *ctx, size_t events)
+{
+    deadlock_seen *seen = ctx;
+    seen->cleared = events;
+}
+
+/* On the partial prefix's segments (engine/unfold/segments.h), as the
+ * reachability looks: YES with the run, NO when none of the events built
+ * has one, UNKNOWN otherwise. */
+static void deadlock_solve(void *ctx, result_t *res)
+{
+    const deadlock_call *c = ctx;
+    const tree_t *deadlock[1] = {NULL};
+    size_t events = c->partial->nev;
+    deadlock_seen seen = {res, 0};
+    unf_segment_watch watch = {deadlock_found, deadlock_cleared, &seen};
+    char why[160];
+    if (unf_sat_segments(c->partial, deadlock, 1, UNF_LOOK_FIRST_EVENTS, c->b, &watch, why,
+                         sizeof why) < 0)
+        result_unknown(res, why);
+    else if (res->answer != ANSWER_YES && seen.cleared >= events)
+        res->answer = ANSWER_NO;
+    else if (res->answer != ANSWER_YES)
+        result_unknown(res, why);
+}
 
 /* One query: 0 settled or not decidable here, -1 the time is up. */
 static int decide(const unf_prefix *u, unf_sat *sat, mcc_query *q, const budget_t *b,
@@ -59,7 +123,130 @@ typedef struct reach_work {
     mcc_query *const *open;
     size_t n, reach;
     budget_t *b;
+    size_t done;        /* the looks' largest segment where no open goal holds */
 } reach_work;
+
+static size_t reach_open(const reach_work *w)
+{
+    size_t open = 0;
+    for (size_t i = 0; i < w->n; i++)
+        open += !w->open[i]->decided && w->open[i]->cls == MCC_REACH &&
+                !mcc_portfolio_answered(w->open[i]->id);
+    return open;
+}
+
+/* What one reachability look's child solves: a configuration of the
+ * partial prefix whose marking satisfies goals[i], for each open query i
+ * (φ of "E F φ", ¬φ of "A G φ"), on the segments of its first from,
+ * 2 from, ... events (engine/unfold/segments.h).  Each goal found goes to
+ * the parent at once, so that a kill keeps it; record n says how far it
+ * got (its states: the largest segment where no goal left holds), so
+ * that the next look starts past it. */
+typedef struct goals_call {
+    unf_prefix *partial;
+    const tree_t *const *goals;
+    size_t n, from;
+    const budget_t *b;
+    fence_out *out;
+} goals_call;
+
+static void goal_found(void *ctx, size_t i, const unf_prefix *u, const uint32_t *events,
+                       size_t n)
+{
+    const goals_call *c = ctx;
+    uint32_t *run = unf_linearise(u, events, n);
+    result_t res;
+    result_init(&res);
+    if (run && result_set_run(&res, RUN_WITNESS, run, n, RESULT_NO_LOOP) == 0) {
+        res.answer = ANSWER_YES;
+        fence_send(c->out, i, &res);
+    }
+    result_clear(&res);
+    free(run);
+}
+
+static void goals_cleared(void *ctx, size_t events)
+{
+    const goals_call *c = ctx;
+    result_t how_far;
+    result_init(&how_far);
+    how_far.answer = ANSWER_NO;
+    how_far.states = events;
+    fence_send(c->out, c->n, &how_far);
+}
+
+static void goals_solve(void *ctx, fence_out *out)
+{
+    goals_call *c = ctx;
+    c->out = out;
+    unf_segment_watch watch = {goal_found, goals_cleared, c};
+    char why[160];
+    unf_sat_segments(c->partial, c->goals, c->n, c->from, c->b, &watch, why, sizeof why);
+}
+
+/* Any configuration of a partial prefix is one of the unfolding, so its
+ * marking is reachable: a look settles "E F φ" true or "A G φ" false when
+ * one satisfies φ (¬φ), never the other way (docs/unfolding.md).  One
+ * child per look encodes the prefix once for every open query, within
+ * the seconds the construction allows; 1 stops the construction once
+ * none is left open. */
+static int reach_look(void *ctx, unf_prefix *partial, double seconds)
+{
+    reach_work *w = ctx;
+    const mcc_run *r = w->r;
+    size_t k = reach_open(w), found = 0;
+    if (!k || budget_expired(w->b))
+        return k == 0;
+    mcc_query **asked = calloc(k, sizeof *asked);
+    tree_t **goals = calloc(k, sizeof *goals);
+    result_t *res = calloc(k + 1, sizeof *res);
+    size_t m = 0;
+    for (size_t i = 0; asked && goals && res && i < w->n && m < k; i++) {
+        mcc_query *q = w->open[i];
+        if (q->decided || q->cls != MCC_REACH || mcc_portfolio_answered(q->id))
+            continue;
+        int ef = q->formula->op == T_EF;
+        tree_t *goal = ef ? tree_copy(q->formula->l) : tree_unary(T_NOT, tree_copy(q->formula->l));
+        if (!goal)
+            break;
+        asked[m] = q;
+        goals[m] = goal;
+        result_init(&res[m]);
+        m++;
+    }
+    if (m) {
+        budget_t b;
+        size_t memory = look_limits(w->b, mcc_now() + seconds, partial, &b);
+        /* every goal asked now was open at the last look too: past the
+         * segment where all of them were solved, none holds */
+        size_t from = w->done ? w->done * 2 : UNF_LOOK_FIRST_EVENTS;
+        goals_call c = {partial, (const tree_t *const *)goals, m, from, &b, NULL};
+        result_init(&res[m]);
+        fence_run_each(&b, memory, goals_solve, &c, res, m + 1);
+        if (res[m].answer == ANSWER_NO && res[m].states > w->done)
+            w->done = (size_t)res[m].states;
+        result_clear(&res[m]);
+    }
+    for (size_t i = 0; i < m; i++) {
+        if (res[i].answer == ANSWER_YES) {
+            int ef = asked[i]->formula->op == T_EF;
+            mcc_evidence ev = {ef ? RUN_WITNESS : RUN_COUNTEREXAMPLE, res[i].run,
+                               res[i].run_len, RESULT_NO_LOOP};
+            mcc_query_settle_shown(asked[i], ef, WORDS, &ev);
+            found++;
+        }
+        result_clear(&res[i]);
+        tree_free(goals[i]);
+    }
+    free(asked);
+    free(goals);
+    free(res);
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: unfolding: look at the first %zu events: %zu of %zu queries "
+                "settled; none of the others holds in the first %zu\n", partial->nev, found, m,
+                w->done);
+    return reach_open(w) == 0;
+}
 
 static int decide_reach(void *ctx)
 {
@@ -72,15 +259,21 @@ static int decide_reach(void *ctx)
             fprintf(stderr, "mck mcc: unfolding: %s\n", why);
         return (int)w->reach;
     }
-    budget_t prefix_budget = budget_carve(&b, CARVE_UNFOLD_PREFIX);
+    budget_t prefix_budget = budget_carve(&b, CARVE_MCC_UNFOLD_REACH_PREFIX);
     check_options opt;
     mcc_search_options(r, &prefix_budget, &opt);
     opt.progress = 0;
-    unf_prefix *u = unf_build(r->cn, &opt, why, sizeof why);
-    if (!u) {
+    unf_watch watch = {reach_look, (void *)w, UNF_LOOK_FIRST_EVENTS, 0};
+    unf_prefix *u = unf_build_watched(r->cn, &opt, &watch, why, sizeof why);
+    if (!u || !u->complete) {
         if (r->verbose)
             fprintf(stderr, "mck mcc: unfolding: %s\n", why);
-        return (int)w->reach;
+        /* a limit leaves a partial prefix: one more look with the time
+         * left (the prefix's time limit leaves a third) */
+        if (u && reach_open(w) && !budget_expired(&b))
+            reach_look((void *)w, u, budget_left(&b));
+        unf_free(u);
+        return (int)reach_open(w);
     }
     if (r->verbose)
         fprintf(stderr, "mck mcc: unfolding: prefix of %zu events (%zu cut-offs), %zu "
@@ -126,7 +319,7 @@ void mcc_decide_unfolding(const mcc_run *r, mcc_query *const *open, size_t n, do
     budget_t b = budget_carve(r->budget, CARVE_MCC_UNFOLD_REACH);
     if (deadline > 0 && (b.deadline == 0 || deadline < b.deadline))
         b.deadline = deadline;
-    reach_work w = {r, open, n, reach, &b};
+    reach_work w = {r, open, n, reach, &b, 0};
     mcc_portfolio_fence(r, &b, 1, decide_reach, &w, reach);
     /* the child's answers were claimed on the shared page */
     for (size_t i = 0; i < n; i++)
@@ -154,55 +347,20 @@ static int print_deadlock(const deadlock_work *w, const unf_prefix *u, const uin
     return printed;
 }
 
-/* What a look's own child solves (fence_run). */
-typedef struct look_call {
-    unf_prefix *partial;
-    const budget_t *b;
-} look_call;
-
-static void look_solve(void *ctx, result_t *res)
-{
-    const look_call *c = ctx;
-    uint32_t *events = NULL;
-    size_t n = 0;
-    char why[160];
-    int found = unf_consumers(c->partial) < 0 ? -1
-                : unf_sat_find(c->partial, NULL, c->b, &events, &n, why, sizeof why);
-    if (found > 0) {
-        uint32_t *run = unf_linearise(c->partial, events, n);
-        if (run) {
-            if (result_set_run(res, RUN_WITNESS, run, n, n) == 0)
-                res->answer = ANSWER_YES;
-        }
-        free(run);
-    } else if (found == 0) {
-        res->answer = ANSWER_NO;
-    } else {
-        result_unknown(res, "not decided");
-    }
-    free(events);
-}
-
 /* A deadlock among the configurations of the prefix built so far is one
  * of the net (docs/unfolding.md, "Answers before the prefix is complete"):
- * a look solves within the seconds the construction gives it, in a child
- * of its own, so that a solver past the memory the construction leaves
- * ends the look, not the construction (CaDiCaL aborted the decider's
- * process under BK_MEMORY_CONFINEMENT=40 on Railroad-PT-010). */
+ * a look solves within the seconds the construction gives it. */
 static int deadlock_look(void *ctx, unf_prefix *partial, double seconds)
 {
     deadlock_work *w = ctx;
-    budget_t b = *w->b;
-    double until = mcc_now() + seconds;
-    if (budget_expired(&b))
+    if (budget_expired(w->b))
         return 0;
-    if (!b.deadline || b.deadline > until)
-        b.deadline = until;
-    size_t memory = b.bytes > partial->bytes ? b.bytes - partial->bytes : 1;
-    look_call c = {partial, &b};
     result_t res;
     result_init(&res);
-    fence_run(&b, memory, look_solve, &c, &res);
+    budget_t b;
+    size_t memory = look_limits(w->b, mcc_now() + seconds, partial, &b);
+    deadlock_call c = {partial, &b};
+    fence_run(&b, memory, deadlock_solve, &c, &res);
     int found = res.answer == ANSWER_YES;
     if (w->r->verbose)
         fprintf(stderr, "mck mcc: %s: unfolding: look at the first %zu events: %s\n", w->id,

@@ -10,12 +10,13 @@
 # unreachable stays UNKNOWN under the limit and is NO on the complete
 # prefix.  Solitaire-PT-SqrNC5x5's complete prefix has more than 19
 # million events (docs/unfolding.md): its deadlock can only come from a
-# look at a partial one, in mck check and in mck mcc.
+# look at a partial one, in mck check and in mck mcc.  mck mcc's
+# reachability pre-pass answers from looks as well (a generated net).
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${MCK:=$TOP/mck}"
 : "${SHARED:=$TOP/../shared}"
 tmp="${TMPDIR:-/tmp}/mck_unfold_partial.$$"
-trap 'rm -f "$tmp".*' EXIT INT TERM
+trap 'rm -rf "$tmp".*' EXIT INT TERM
 
 # deep K C L: a line of L steps whose last takes the token "run", and K
 # counters of C states that each step on while "run" is there; the only
@@ -97,6 +98,55 @@ if [ "$st" -eq 1 ] && [ "$su" -eq 3 ] &&
     echo "ok - reach a8 & run: UNKNOWN under -m 3000, NO on the complete prefix, as explicit"
 else
     echo "not ok - reach a8 & run: explicit exit $st, unfold -m 3000 exit $su, unfold exit $sc: $(grep Result "$tmp.u")"
+fi
+
+# mck mcc's reachability pre-pass looks at the prefix while it grows, at
+# every open property at once: 8 counters of 6 states make the complete
+# prefix far larger than the pre-pass builds, so E F (a7 and c0_3) and
+# A G not (a6 and c1_2), 13 and 11 events deep, are answered TRUE and
+# FALSE by looks (NET_UNFOLDING), their runs replaying on the model; once
+# both are settled the construction stops (the 120 s are for a loaded
+# machine: with a core it takes about a second)
+mkdir -p "$tmp.mcc.d"
+deep 8 6 8 >"$tmp.big.apnn"
+"$MCK" convert --to pnml "$tmp.big.apnn" -o "$tmp.mcc.d/model.pnml" >/dev/null 2>&1
+tc() { printf '<integer-le><integer-constant>1</integer-constant><tokens-count><place>%s</place></tokens-count></integer-le>' "$1"; }
+{
+    echo '<?xml version="1.0"?>'
+    echo '<property-set xmlns="http://mcc.lip6.fr/">'
+    echo "<property><id>deep-ReachabilityCardinality-00</id><description>x</description><formula><exists-path><finally><conjunction>$(tc a7)$(tc n0_3)</conjunction></finally></exists-path></formula></property>"
+    echo "<property><id>deep-ReachabilityCardinality-01</id><description>x</description><formula><all-paths><globally><negation><conjunction>$(tc a6)$(tc n1_2)</conjunction></negation></globally></all-paths></formula></property>"
+    echo '</property-set>'
+} >"$tmp.mcc.d/ReachabilityCardinality.xml"
+BK_TIME_CONFINEMENT=120 "$MCK" mcc -j 1 -v --lp=off --walk=off --xml "$tmp.rx.xml" \
+    ReachabilityCardinality "$tmp.mcc.d" >"$tmp.rx" 2>"$tmp.rxerr"
+replayed=0
+for id in 00 01; do
+    python3 - "$tmp.rx.xml" "deep-ReachabilityCardinality-$id" "$tmp.one.xml" <<'PY' &&
+import copy, sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+one = ET.Element(root.tag, root.attrib)
+hit = 0
+for c in root:
+    if c.tag != 'verdict':
+        one.append(copy.deepcopy(c))
+    elif c.get('reference') == sys.argv[2] and c.find('trace') is not None:
+        one.append(copy.deepcopy(c))
+        hit = 1
+ET.ElementTree(one).write(sys.argv[3])
+sys.exit(0 if hit else 1)
+PY
+        "$MCK" simulate --run "$tmp.one.xml" "$tmp.mcc.d/model.pnml" 2>&1 | grep -q '^Replayed: ' &&
+        replayed=$((replayed + 1))
+done
+if grep -q '^FORMULA deep-ReachabilityCardinality-00 TRUE TECHNIQUES .*NET_UNFOLDING' "$tmp.rx" &&
+   grep -q '^FORMULA deep-ReachabilityCardinality-01 FALSE TECHNIQUES .*NET_UNFOLDING' "$tmp.rx" &&
+   grep -q 'unfolding: look at the first [0-9]* events: [12] of [12] queries settled' "$tmp.rxerr" &&
+   ! grep -q 'unfolding: prefix of' "$tmp.rxerr" && [ "$replayed" -eq 2 ]; then
+    echo "ok - mcc ReachabilityCardinality: E F TRUE and A G FALSE from looks at the partial prefix, $replayed runs replayed"
+else
+    echo "not ok - mcc ReachabilityCardinality from looks: $(grep FORMULA "$tmp.rx" | tr '\n' ' ') $(grep 'unfolding' "$tmp.rxerr" | tail -n 2 | tr '\n' ' ') replayed $replayed"
 fi
 
 m="$SHARED/mcc/Solitaire-PT-SqrNC5x5/model.pnml"
