@@ -68,57 +68,6 @@ typedef struct solve_call {
     const check_options *opt;
 } solve_call;
 
-/* What a segment found (partial_find). */
-typedef struct first_found {
-    uint32_t *events;
-    size_t n, cleared;
-    int got;
-} first_found;
-
-static void keep_found(void *ctx, size_t i, const unf_prefix *u, const uint32_t *events, size_t n)
-{
-    (void)i;
-    (void)u;
-    first_found *f = ctx;
-    f->events = malloc((n ? n : 1) * sizeof *events);
-    if (f->events) {
-        memcpy(f->events, events, n * sizeof *events);
-        f->n = n;
-        f->got = 1;
-    }
-}
-
-static void keep_cleared(void *ctx, size_t events)
-{
-    first_found *f = ctx;
-    f->cleared = events;
-}
-
-/* unf_sat_find on a partial prefix, by its segments (engine/unfold/
- * segments.h): 1 found, 0 none among the events built, -1 not decided
- * (why says why). */
-static int partial_find(unf_prefix *u, const tree_t *goal, const budget_t *budget,
-                        uint32_t **events, size_t *n, char *why, size_t whylen)
-{
-    size_t built = u->nev;
-    first_found f = {NULL, 0, 0, 0};
-    unf_segment_watch watch = {keep_found, keep_cleared, &f};
-    const tree_t *goals[1] = {goal};
-    *events = NULL;
-    *n = 0;
-    int rc = unf_sat_segments(u, goals, 1, UNF_LOOK_FIRST_EVENTS, budget, &watch, why, whylen);
-    if (rc < 0) {
-        free(f.events);
-        return -1;
-    }
-    if (f.got) {
-        *events = f.events;
-        *n = f.n;
-        return 1;
-    }
-    return f.cleared >= built ? 0 : -1;
-}
-
 static void solve(void *ctx, result_t *res)
 {
     const solve_call *c = ctx;
@@ -131,7 +80,8 @@ static void solve(void *ctx, result_t *res)
     const tree_t *goal = c->kind == KIND_DL ? NULL : c->formula;
     int found;
     if (!u->complete) {
-        found = partial_find(u, goal, opt->budget, &events, &n, why, sizeof why);
+        found = unf_sat_find_segments(u, goal, UNF_LOOK_FIRST_EVENTS, opt->budget, &events, &n,
+                                      why, sizeof why);
     } else if (unf_consumers(u) < 0) {
         result_unknown(res, "memory budget exhausted");
         return;

@@ -52,16 +52,14 @@ int fence_send(fence_out *out, size_t i, const result_t *res)
         *to = *res;
         to->run = NULL;
         to->segments = NULL;
-        if ((res->run_len && !(to->run = malloc(res->run_len * sizeof *res->run))) ||
-            (res->nsegments && !(to->segments = malloc(res->nsegments * sizeof *res->segments)))) {
+        to->run_len = to->nsegments = 0;
+        if ((res->run && result_set_run(to, res->role, res->run, res->run_len,
+                                        res->loop_start) < 0) ||
+            result_set_segments(to, res->segments, res->nsegments) < 0) {
             result_clear(to);
             result_unknown(to, "out of memory");
             return -1;
         }
-        if (res->run_len)
-            memcpy(to->run, res->run, res->run_len * sizeof *res->run);
-        if (res->nsegments)
-            memcpy(to->segments, res->segments, res->nsegments * sizeof *res->segments);
         return 0;
     }
     fflush(NULL);
@@ -272,12 +270,9 @@ typedef struct one_work {
 static void send_one(void *ctx, fence_out *out)
 {
     one_work *w = ctx;
-    if (out->here) {
-        w->work(w->ctx, w->res);
-        return;
-    }
     w->work(w->ctx, w->res);
-    fence_send(out, 0, w->res);
+    if (!out->here)   /* unfenced, w->res is already the caller's */
+        fence_send(out, 0, w->res);
 }
 
 void fence_run(const budget_t *budget, size_t memory, fence_work work, void *ctx,

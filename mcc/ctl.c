@@ -708,9 +708,10 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
             continue;
         if (budget_left(stage) <= 0)
             return;
-        if (per && graph_now(r, per, 0) == GRAPH_FITS)
+        graph_outlook outlook = per ? graph_now(r, per, 0) : GRAPH_MAYBE;
+        if (outlook == GRAPH_FITS)
             return;
-        if (alone && graph_now(r, per, 0) == GRAPH_HOPELESS)
+        if (alone && outlook == GRAPH_HOPELESS)
             stage = alone;
         double started = mono_now();
         budget_t part = budget_carve_part(stage, CARVE_MCC_CTL_FORMULA, open--);

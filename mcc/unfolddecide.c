@@ -39,63 +39,49 @@ typedef struct deadlock_call {
     const budget_t *b;
 } deadlock_call;
 
-typedef struct deadlock_seen {
-    result_t *res;
-    size_t cleared;     /* the largest segment without a deadlock */
-} deadlock_seen;
-
-static void deadlock_found(void *ctx, size_t i, const unf_prefix *u, const uint32_t *events,
-                           size_t n)
-{
-    (void)i;
-    deadlock_seen *seen = ctx;
-    uint32_t *run = unf_linearise(u, events, n);
-    /* the deadlock repeats after the run */
-    if (run && result_set_run(seen->res, RUN_WITNESS, run, n, n) == 0)
-        seen->res->answer = ANSWER_YES;
-    free(run);
-}
-
-static void deadlock_cleared(void *ctx, size_t events)
-{
-    deadlock_seen *seen = ctx;
-    seen->cleared = events;
-}
-
 /* On the partial prefix's segments (engine/unfold/segments.h), as the
- * reachability looks: YES with the run, NO when none of the events built
- * has one, UNKNOWN otherwise. */
+ * reachability looks: YES with the run (the deadlock repeats after it),
+ * NO when none of the events built has one, UNKNOWN otherwise. */
 static void deadlock_solve(void *ctx, result_t *res)
 {
     const deadlock_call *c = ctx;
-    const tree_t *deadlock[1] = {NULL};
-    size_t events = c->partial->nev;
-    deadlock_seen seen = {res, 0};
-    unf_segment_watch watch = {deadlock_found, deadlock_cleared, &seen};
+    uint32_t *events = NULL;
+    size_t n = 0;
     char why[160];
-    if (unf_sat_segments(c->partial, deadlock, 1, UNF_LOOK_FIRST_EVENTS, c->b, &watch, why,
-                         sizeof why) < 0)
-        result_unknown(res, why);
-    else if (res->answer != ANSWER_YES && seen.cleared >= events)
+    int found = unf_sat_find_segments(c->partial, NULL, UNF_LOOK_FIRST_EVENTS, c->b, &events, &n,
+                                      why, sizeof why);
+    uint32_t *run = found > 0 ? unf_linearise(c->partial, events, n) : NULL;
+    if (run && result_set_run(res, RUN_WITNESS, run, n, n) == 0)
+        res->answer = ANSWER_YES;
+    else if (found == 0)
         res->answer = ANSWER_NO;
-    else if (res->answer != ANSWER_YES)
-        result_unknown(res, why);
+    else
+        result_unknown(res, found > 0 ? "memory budget exhausted" : why);
+    free(run);
+    free(events);
+}
+
+/* What a configuration must satisfy to settle q: φ of "E F φ" (TRUE),
+ * ¬φ of "A G φ" (FALSE); a tree of its own, NULL on no memory. */
+static tree_t *goal_of(const mcc_query *q)
+{
+    tree_t *phi = tree_copy(q->formula->l);
+    return q->formula->op == T_EF ? phi : tree_unary(T_NOT, phi);
 }
 
 /* One query: 0 settled or not decidable here, -1 the time is up. */
 static int decide(const unf_prefix *u, unf_sat *sat, mcc_query *q, const budget_t *b,
                   int verbose)
 {
-    const tree_t *phi = q->formula->l;
     int ef = q->formula->op == T_EF;
-    tree_t *negated = NULL;
-    if (!ef && !(negated = tree_unary(T_NOT, tree_copy(phi))))
+    tree_t *goal = goal_of(q);
+    if (!goal)
         return 0;
     uint32_t *events = NULL;
     size_t n = 0;
     char why[160];
-    int found = unf_sat_solve(sat, ef ? phi : negated, b, &events, &n, why, sizeof why);
-    tree_free(negated);
+    int found = unf_sat_solve(sat, goal, b, &events, &n, why, sizeof why);
+    tree_free(goal);
     if (found < 0) {
         if (verbose)
             fprintf(stderr, "mck mcc: unfolding: %s: %s\n", q->id, why);
@@ -205,8 +191,7 @@ static int reach_look(void *ctx, unf_prefix *partial, double seconds)
         mcc_query *q = w->open[i];
         if (q->decided || q->cls != MCC_REACH || mcc_portfolio_answered(q->id))
             continue;
-        int ef = q->formula->op == T_EF;
-        tree_t *goal = ef ? tree_copy(q->formula->l) : tree_unary(T_NOT, tree_copy(q->formula->l));
+        tree_t *goal = goal_of(q);
         if (!goal)
             break;
         asked[m] = q;

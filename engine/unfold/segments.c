@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int unf_sat_segments(unf_prefix *u, const tree_t *const *goals, size_t n, size_t from,
                      const budget_t *budget, const unf_segment_watch *watch, char *why,
@@ -61,4 +62,55 @@ int unf_sat_segments(unf_prefix *u, const tree_t *const *goals, size_t n, size_t
         failed = 1;
     }
     return failed ? -1 : (int)(n - left);
+}
+
+/* What unf_sat_find_segments saw. */
+typedef struct one_goal {
+    uint32_t *events;
+    size_t n, cleared;
+    int got, no_memory;
+} one_goal;
+
+static void keep_found(void *ctx, size_t i, const unf_prefix *u, const uint32_t *events, size_t n)
+{
+    (void)i;
+    (void)u;
+    one_goal *g = ctx;
+    if (!(g->events = malloc((n ? n : 1) * sizeof *events))) {
+        g->no_memory = 1;
+        return;
+    }
+    memcpy(g->events, events, n * sizeof *events);
+    g->n = n;
+    g->got = 1;
+}
+
+static void keep_cleared(void *ctx, size_t events)
+{
+    one_goal *g = ctx;
+    g->cleared = events;
+}
+
+int unf_sat_find_segments(unf_prefix *u, const tree_t *goal, size_t from,
+                          const budget_t *budget, uint32_t **events, size_t *n, char *why,
+                          size_t whylen)
+{
+    size_t built = u->nev;
+    one_goal g = {NULL, 0, 0, 0, 0};
+    unf_segment_watch watch = {keep_found, keep_cleared, &g};
+    const tree_t *goals[1] = {goal};
+    *events = NULL;
+    *n = 0;
+    if (unf_sat_segments(u, goals, 1, from, budget, &watch, why, whylen) < 0 || g.no_memory) {
+        if (g.no_memory)
+            snprintf(why, whylen, "memory budget exhausted");
+        free(g.events);
+        return -1;
+    }
+    if (g.got) {
+        *events = g.events;
+        *n = g.n;
+        return 1;
+    }
+    return g.cleared >= built ? 0 : -1;
 }

@@ -46,4 +46,12 @@ int unf_sat_segments(unf_prefix *u, const tree_t *const *goals, size_t n, size_t
                      const budget_t *budget, const unf_segment_watch *watch, char *why,
                      size_t whylen);
 
+/* unf_sat_find's contract for one goal (NULL: a deadlock), by segments:
+ * 1 found, the configuration's events malloc'd in *events (sorted, of u
+ * whole again); 0 none among all the events built; -1 not decided, why
+ * says why. */
+int unf_sat_find_segments(unf_prefix *u, const tree_t *goal, size_t from,
+                          const budget_t *budget, uint32_t **events, size_t *n, char *why,
+                          size_t whylen);
+
 #endif
