@@ -16,6 +16,7 @@
 #include "engine/onehot.h"
 #include "engine/placebits.h"
 #include "randnet.h"
+#include "symbolic/symint.h"
 #include "unit.h"
 
 #include <math.h>
@@ -505,13 +506,16 @@ static void test_limits(void)
     nc_free_net(net);
 }
 
-/* The counts' memos and numbers are charged to the engine's budget: with
- * the least budget the diagrams of 2^10 twins are explored in (found by
- * raising it in steps of 2^(1/8)), the walk that counts them needs more
- * than the part of the budget left to it (a few words a node against the
- * table's; 27 % more here when this was written) and the count ends with
- * the reason, not a crash or an allocation past the budget; with four
- * times that budget it is exact. */
+/* The counts' memos and numbers are charged to the engine's budget.
+ * The least budget the diagrams of 2^10 twins are explored in is found by
+ * raising it in steps of 2^(1/8); whether the count then fits in the
+ * quarter left to it depends on how a node's bytes are reckoned against
+ * the walk's few words a node (it did not with 64 bytes a node, it does
+ * with 76), so there either answer is right but no other.  Then the same
+ * exploration with the count's part cut to an eighth (symint.h: the
+ * carve is made in sym_new): the count ends with the reason, not a crash
+ * or an allocation past the budget; with four times the least budget it
+ * is exact. */
 static void test_count_budget(void)
 {
     net_t *net = twins(10);
@@ -533,15 +537,29 @@ static void test_count_budget(void)
         }
         sym_free(s);
     }
-    CHECK(least && !states && !strcmp(reason, "memory budget exhausted"),
-          "2^10 twins in %zu KiB, the least they are explored in: counting them gives up, \"%s\"",
+    CHECK(least && (!strcmp(reason, "1024") || !strcmp(reason, "memory budget exhausted")),
+          "2^10 twins in %zu KiB, the least they are explored in: counting them gives \"%s\"",
           least >> 10, reason);
     free(states);
-    budget_t room = unit_budget(0, 4 * least);
+    states = NULL;
+    budget_t same = unit_budget(0, least ? least : 1);
     char why[160];
-    sym_t *s = least ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &room, why,
+    sym_t *s = least ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &same, why,
                                sizeof why)
                      : NULL;
+    size_t carved = s ? s->count_bytes : 0;
+    if (s && sym_explore(s, SYM_CHAINING) == SYM_DONE) {
+        s->count_bytes = carved / 8;
+        states = sym_count_states(s);
+    }
+    CHECK(s && carved && !states && !strcmp(sym_reason(s), "memory budget exhausted"),
+          "with the count's part cut from %zu to %zu bytes: counting gives up, \"%s\"", carved,
+          carved / 8, s ? sym_reason(s) : "(no diagrams)");
+    free(states);
+    sym_free(s);
+    budget_t room = unit_budget(0, 4 * least);
+    s = least ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &room, why, sizeof why)
+              : NULL;
     if (s && sym_explore(s, SYM_CHAINING) == SYM_DONE)
         again = sym_count_states(s);
     CHECK(again && !strcmp(again, "1024"), "and in %zu KiB: %s markings", (4 * least) >> 10,
