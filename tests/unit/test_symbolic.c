@@ -506,6 +506,21 @@ static void test_limits(void)
     nc_free_net(net);
 }
 
+/* The diagrams of the net in net order within budget, explored to the
+ * end, or NULL.  budget must outlive them (the manager keeps it). */
+static sym_t *explored(const cnet_t *cn, const uint8_t *bits, const budget_t *budget)
+{
+    char why[160];
+    sym_t *s = bits ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, budget, why,
+                              sizeof why)
+                    : NULL;
+    if (s && sym_explore(s, SYM_CHAINING) != SYM_DONE) {
+        sym_free(s);
+        s = NULL;
+    }
+    return s;
+}
+
 /* The counts' memos and numbers are charged to the engine's budget.
  * The least budget the diagrams of 2^10 twins are explored in is found by
  * raising it in steps of 2^(1/8); whether the count then fits in the
@@ -523,14 +538,12 @@ static void test_count_budget(void)
     budget_t b = unit_budget(0, 64u << 20);
     uint8_t *bits = placebits(cn, &b);
     size_t least = 0;
-    char *states = NULL, *again = NULL, reason[160] = "";
+    char *states = NULL, reason[160] = "";
     for (int k = 0; bits && k <= 64 && !least; k++) {
         size_t bytes = (size_t)((256u << 10) * pow(2.0, k / 8.0));
         budget_t small = unit_budget(0, bytes);
-        char why[160];
-        sym_t *s = sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &small, why,
-                           sizeof why);
-        if (s && sym_explore(s, SYM_CHAINING) == SYM_DONE) {
+        sym_t *s = explored(cn, bits, &small);
+        if (s) {
             least = bytes;
             states = sym_count_states(s);
             snprintf(reason, sizeof reason, "%s", states ? states : sym_reason(s));
@@ -542,13 +555,10 @@ static void test_count_budget(void)
           least >> 10, reason);
     free(states);
     states = NULL;
-    budget_t same = unit_budget(0, least ? least : 1);
-    char why[160];
-    sym_t *s = least ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &same, why,
-                               sizeof why)
-                     : NULL;
+    budget_t same = unit_budget(0, least);
+    sym_t *s = least ? explored(cn, bits, &same) : NULL;
     size_t carved = s ? s->count_bytes : 0;
-    if (s && sym_explore(s, SYM_CHAINING) == SYM_DONE) {
+    if (s) {
         s->count_bytes = carved / 8;
         states = sym_count_states(s);
     }
@@ -558,10 +568,8 @@ static void test_count_budget(void)
     free(states);
     sym_free(s);
     budget_t room = unit_budget(0, 4 * least);
-    s = least ? sym_new(cn, bits, NULL, 0, SYM_ORDER_NET, SYM_BITS_AUTO, &room, why, sizeof why)
-              : NULL;
-    if (s && sym_explore(s, SYM_CHAINING) == SYM_DONE)
-        again = sym_count_states(s);
+    s = least ? explored(cn, bits, &room) : NULL;
+    char *again = s ? sym_count_states(s) : NULL;
     CHECK(again && !strcmp(again, "1024"), "and in %zu KiB: %s markings", (4 * least) >> 10,
           again ? again : "(none)");
     free(again);
