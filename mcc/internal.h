@@ -56,6 +56,7 @@ typedef struct mcc_run {
     unsigned cores;        /* -j: processes of the portfolio (portfolio.c) */
     int reverse;           /* LTL: the formulas last to first (the portfolio's
                             * second process) */
+    int second;            /* this is the portfolio's second process */
 } mcc_run;
 
 double mcc_now(void);                           /* monotonic seconds */
@@ -143,6 +144,10 @@ int mcc_state_space(mcc_run *r);                 /* statespace.c */
 int mcc_global(mcc_run *r);                      /* global.c: the five global properties */
 int mcc_formulas(mcc_run *r, const char *path);  /* formulas.c: UpperBounds, Reachability* */
 int mcc_ctl(mcc_run *r, const char *path);       /* ctl.c: CTLCardinality, CTLFireability */
+struct mcc_property_set;
+/* ctl.c: the portfolio's second process, once its diagrams are done:
+ * best-first dependency graphs on the formulas of set still open */
+void mcc_ctl_best_first(mcc_run *r, const struct mcc_property_set *set);
 int mcc_ltl(mcc_run *r, const char *path);       /* ltl.c: LTLCardinality, LTLFireability */
 
 /* ---- portfolio.c: a second process beside a formula examination ----

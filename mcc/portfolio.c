@@ -8,7 +8,10 @@
  *                         over it (a bound: the largest sum some reachable
  *                         marking reaches, found by halving), which decides
  *                         state spaces too large to enumerate but regular
- *                         enough to share structure;
+ *                         enough to share structure; for CTL, when the
+ *                         set is not complete in 7/8 of the time, cannot
+ *                         be built, or leaves formulas open, best-first
+ *                         dependency graphs on those (ctl.c);
  *   LTL*                  the same LTL checks as the parent, on the
  *                         formulas in reverse order, so that the two meet
  *                         in the middle with twice the time a formula.
@@ -324,20 +327,43 @@ static void diagram_turns(mcc_run *r, sym_t *s, const mcc_property_set *set)
     free(state);
 }
 
+/* CTL: what the diagrams leave, with the time they leave (ctl.c). */
+static void best_first(mcc_run *r, const mcc_property_set *set)
+{
+    if (budget_expired(r->budget))
+        return;
+    size_t open = 0;
+    for (size_t i = 0; i < set->n; i++)
+        open += open_for_diagrams(&set->props[i]);
+    if (!open)
+        return;
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: portfolio: best-first dependency graphs on %zu formulas in "
+                "%.2f s\n", open, budget_left(r->budget));
+    mcc_ctl_best_first(r, set);
+}
+
 static void by_diagrams(mcc_run *r, const char *path)
 {
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
     if (!set)
         return;
     char why[160];
+    int ctl = !strncmp(r->exam, "CTL", 3);
     sym_t *s = symbolic_open(r->cn, r->budget, why, sizeof why);
     if (!s) {
         if (r->verbose)
             fprintf(stderr, "mck mcc: portfolio: %s\n", why);
+        if (ctl)
+            best_first(r, set);
         mccxml_free(set);
         return;
     }
+    budget_t reach = budget_carve(r->budget, CARVE_MCC_PORTFOLIO_REACH);
+    if (ctl)
+        sym_set_clock(s, &reach);
     sym_status st = sym_explore(s, SYM_CHAINING);
+    sym_set_clock(s, r->budget);
     if (r->verbose)
         fprintf(stderr, "mck mcc: portfolio: reachable set %s (%zu nodes)\n",
                 st == SYM_DONE ? "complete" : sym_reason(s), sym_nodes(s));
@@ -346,6 +372,8 @@ static void by_diagrams(mcc_run *r, const char *path)
         diagram_turns(r, s, set);
     }
     sym_free(s);
+    if (ctl)
+        best_first(r, set);
     mccxml_free(set);
 }
 
@@ -387,6 +415,7 @@ int mcc_portfolio_start(mcc_run *r, const char *path, int ltl, size_t n)
         if (getppid() != parent)
             _exit(0);
         *r->budget = part;
+        r->second = 1;
         run_child(r, path, ltl);
         fflush(NULL);
         _exit(0);

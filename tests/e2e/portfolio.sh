@@ -4,7 +4,8 @@
 # printed once and right by the oracle, with -j 2 as with -j 1; the second
 # process starts (-v) and, on Kanban-PT-00005 (2.5 million markings, a
 # reachable set of under a thousand diagram nodes), answers some CTL
-# values itself; --json keeps one process.
+# values itself; where there are no diagrams (Planning-PT-none), it runs
+# best-first dependency graphs; --json keeps one process.
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${MCK:=$TOP/mck}"
 : "${SHARED:=$TOP/../shared}"
@@ -77,6 +78,21 @@ fi
 # bounds by halving on the diagram, beside the search
 check FMS-PT-00005 UpperBounds UB 2
 check FMS-PT-00020 UpperBounds UB 2
+
+# Planning-PT-none: a place without a proven bound, so no diagrams; the
+# second process runs best-first dependency graphs instead, which decide
+# CTLCardinality-02 and -08 within about a thousand markings, where the
+# first process's searches decide neither in a minute
+check Planning-PT-none CTLCardinality CTLC 2
+if grep -q "portfolio: best-first dependency graphs on [0-9]* formulas" "$tmp.err" &&
+   grep -q "^FORMULA Planning-PT-none-CTLCardinality-02 TRUE TECHNIQUES PARALLEL_PROCESSING EXPLICIT" "$tmp.out" &&
+   grep -q "^FORMULA Planning-PT-none-CTLCardinality-08 TRUE TECHNIQUES PARALLEL_PROCESSING EXPLICIT" "$tmp.out"; then
+    echo "ok - portfolio: Planning-PT-none CTL -02 and -08 by best-first in the second process"
+else
+    echo "not ok - portfolio: Planning-PT-none CTL -02 and -08 not by best-first in the second process"
+    cat "$tmp.out"
+    grep portfolio "$tmp.err"
+fi
 
 check Kanban-PT-00005 LTLCardinality LTLC 2
 if grep -q "portfolio: process [0-9]* runs the LTL checks in reverse order" "$tmp.err"; then

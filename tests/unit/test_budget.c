@@ -208,10 +208,11 @@ static void carves_as_before(void)
         budget_carve_id id;
         double seconds;
     } mcc[] = {{CARVE_MCC_REDUCE, 5}, {CARVE_MCC_GLOBAL_LP, 30}, {CARVE_MCC_GLOBAL_WALK, 5},
-               {CARVE_MCC_PREPASS, 30}, {CARVE_MCC_CTL_LP, 25}, {CARVE_MCC_CTL_LOCAL, 25}};
+               {CARVE_MCC_PREPASS, 30}, {CARVE_MCC_CTL_LP, 25}, {CARVE_MCC_CTL_LOCAL, 25},
+               {CARVE_MCC_PORTFOLIO_REACH, 87.5}};
     for (size_t i = 0; i < sizeof mcc / sizeof *mcc; i++) {
         budget_t c = budget_carve(&run, mcc[i].id);
-        CHECK(near(budget_seconds(&c), mcc[i].seconds) && c.bytes == MIB, "%s: %.0f s of 100",
+        CHECK(near(budget_seconds(&c), mcc[i].seconds) && c.bytes == MIB, "%s: %g s of 100",
               budget_carve_name(mcc[i].id), mcc[i].seconds);
     }
     budget_t run20 = made(20, MIB), w = budget_carve(&run20, CARVE_MCC_GLOBAL_WALK);
