@@ -130,10 +130,10 @@ static int tv(const tv_ctx *c, const tree_t *f)
 }
 
 /* The portfolio's second process says so in its answers' techniques. */
-static void techniques(const mcc_run *r, char *buf, size_t len, int used, int initial)
+static void techniques(char *buf, size_t len, int used, int initial)
 {
     snprintf(buf, len, "%s%s%s%s%s%s%s",
-             r->second ? "PARALLEL_PROCESSING" : "SEQUENTIAL_PROCESSING",
+             mcc_portfolio_second() ? "PARALLEL_PROCESSING" : "SEQUENTIAL_PROCESSING",
              used & USED_TOPOLOGICAL ? " TOPOLOGICAL" : "", initial ? " INITIAL_STATE" : "",
              used & USED_LP ? " LINEAR_EQUATIONS" : "", used & USED_EXPLICIT ? " EXPLICIT" : "",
              used & USED_STUBBORN ? " STUBBORN_SETS" : "",
@@ -150,7 +150,7 @@ static void try_initial(const mcc_run *r, ctl_query *q, int dead0)
     if (v == UNKNOWN)
         return;
     char buf[160];
-    techniques(r, buf, sizeof buf, q->used, 1);
+    techniques(buf, sizeof buf, q->used, 1);
     mcc_answer_bool(q->id, v, buf);
     q->decided = 1;
 }
@@ -658,7 +658,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
         if (r->verbose)
             fprintf(stderr, "mck mcc: %s: decided on the graph in %.2f s\n", qi->id,
                     mono_now() - began);
-        techniques(r, buf, sizeof buf, (qi->used & USED_TOPOLOGICAL) | USED_EXPLICIT |
+        techniques(buf, sizeof buf, (qi->used & USED_TOPOLOGICAL) | USED_EXPLICIT |
                                         (reduced ? USED_REDUCTION : 0), 0);
         result_t ev;
         result_init(&ev);
@@ -752,7 +752,7 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
             result_clear(&ev);
             continue;
         }
-        techniques(r, buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT |
+        techniques(buf, sizeof buf, (q[i].used & USED_TOPOLOGICAL) | USED_EXPLICIT |
                                         (stats.reduced ? USED_STUBBORN : 0) |
                                         (q[i].reduced ? USED_REDUCTION : 0), 0);
         mcc_evidence e = {RUN_NONE, NULL, 0, RESULT_NO_LOOP};
@@ -885,11 +885,17 @@ int mcc_ctl(mcc_run *r, const char *path)
  * that would otherwise wait. */
 void mcc_ctl_best_first(mcc_run *r, const struct mcc_property_set *set)
 {
+    if (budget_expired(r->budget))
+        return;
     size_t n, skipped;
     ctl_query *q = prepare(r, set, initial_deadlock(r->cn), 1, &n, &skipped);
     if (!q)
         return;
-    if (count_open(q, n))
+    size_t open = count_open(q, n);
+    if (open && r->verbose)
+        fprintf(stderr, "mck mcc: portfolio: best-first dependency graphs on %zu formulas in "
+                "%.2f s\n", open, budget_left(r->budget));
+    if (open)
         reduce_each(r, q, n);
     if (count_open(q, n))
         one_by_one(r, q, n, r->budget, NULL, BY_BEST_FIRST, NULL);

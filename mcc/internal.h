@@ -56,7 +56,6 @@ typedef struct mcc_run {
     unsigned cores;        /* -j: processes of the portfolio (portfolio.c) */
     int reverse;           /* LTL: the formulas last to first (the portfolio's
                             * second process) */
-    int second;            /* this is the portfolio's second process */
 } mcc_run;
 
 double mcc_now(void);                           /* monotonic seconds */
@@ -179,6 +178,9 @@ int mcc_portfolio_claim(const char *id);
 void mcc_portfolio_printed(const char *id);
 /* Whether either process answered id: the search for it can stop. */
 int mcc_portfolio_answered(const char *id);
+/* Whether this is the portfolio's second process (its answers name
+ * PARALLEL_PROCESSING). */
+int mcc_portfolio_second(void);
 /* 1 with *states the number of reachable markings (UINT64_MAX: that many
  * or more) once the second process has its diagrams' reachable set whole;
  * 0 while it has not (or there is none). */

@@ -135,6 +135,11 @@ void mcc_portfolio_printed(const char *id)
     unlock();
 }
 
+int mcc_portfolio_second(void)
+{
+    return shared && child == 0;
+}
+
 int mcc_portfolio_answered(const char *id)
 {
     if (!shared)
@@ -327,22 +332,6 @@ static void diagram_turns(mcc_run *r, sym_t *s, const mcc_property_set *set)
     free(state);
 }
 
-/* CTL: what the diagrams leave, with the time they leave (ctl.c). */
-static void best_first(mcc_run *r, const mcc_property_set *set)
-{
-    if (budget_expired(r->budget))
-        return;
-    size_t open = 0;
-    for (size_t i = 0; i < set->n; i++)
-        open += open_for_diagrams(&set->props[i]);
-    if (!open)
-        return;
-    if (r->verbose)
-        fprintf(stderr, "mck mcc: portfolio: best-first dependency graphs on %zu formulas in "
-                "%.2f s\n", open, budget_left(r->budget));
-    mcc_ctl_best_first(r, set);
-}
-
 static void by_diagrams(mcc_run *r, const char *path)
 {
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
@@ -355,7 +344,7 @@ static void by_diagrams(mcc_run *r, const char *path)
         if (r->verbose)
             fprintf(stderr, "mck mcc: portfolio: %s\n", why);
         if (ctl)
-            best_first(r, set);
+            mcc_ctl_best_first(r, set);
         mccxml_free(set);
         return;
     }
@@ -363,17 +352,18 @@ static void by_diagrams(mcc_run *r, const char *path)
     if (ctl)
         sym_set_clock(s, &reach);
     sym_status st = sym_explore(s, SYM_CHAINING);
-    sym_set_clock(s, r->budget);
     if (r->verbose)
         fprintf(stderr, "mck mcc: portfolio: reachable set %s (%zu nodes)\n",
                 st == SYM_DONE ? "complete" : sym_reason(s), sym_nodes(s));
+    /* after the reason is told: setting the clock clears it */
+    sym_set_clock(s, r->budget);
     if (st == SYM_DONE) {
         publish_states(s);
         diagram_turns(r, s, set);
     }
     sym_free(s);
     if (ctl)
-        best_first(r, set);
+        mcc_ctl_best_first(r, set);
     mccxml_free(set);
 }
 
@@ -415,7 +405,6 @@ int mcc_portfolio_start(mcc_run *r, const char *path, int ltl, size_t n)
         if (getppid() != parent)
             _exit(0);
         *r->budget = part;
-        r->second = 1;
         run_child(r, path, ltl);
         fflush(NULL);
         _exit(0);
