@@ -103,6 +103,7 @@ typedef enum {
     CARVE_MCC_LTL_FORMULA,      /* LTL: one formula (budget_carve_part) */
     CARVE_MCC_PORTFOLIO,        /* the second process of a formula examination */
     CARVE_MCC_PORTFOLIO_FORMULA, /*   its first turn at one formula (budget_carve_part) */
+    CARVE_MCC_PORTFOLIO_FIRST,  /*   CTL: best-first within a cap, before the diagrams */
     CARVE_MCC_PORTFOLIO_REACH,  /*   CTL: its reachable set, before best-first takes over */
     CARVE_SYMBOLIC_PLACEBITS,   /* the symbolic checker: proven place bounds */
     CARVE_SYMBOLIC_ONEHOT,      /*   of symbolic.placebits: one-hot groups */

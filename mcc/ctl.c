@@ -394,7 +394,7 @@ static void reduce_each(const mcc_run *r, ctl_query *q, size_t n)
             break;
         budget_t part = budget_carve_part(&stage, CARVE_MCC_REDUCE, open--);
         const tree_t *f = q[i].formula;
-        if (!mcc_reduce_ctl(r, &f, 1, 0, &part, &q[i].red))
+        if (!mcc_reduce_ctl(r, &f, 1, 0, 0, &part, &q[i].red))
             continue;
         if (!(q[i].reduced = reduce_formula(q[i].red.red, f))) {
             mcc_reduced_free(&q[i].red);
@@ -418,8 +418,9 @@ static void reduce_each(const mcc_run *r, ctl_query *q, size_t n)
  * and decide every formula at once; GRAPH_HOPELESS when it surely does
  * not (its time goes to the dependency graph instead); GRAPH_MAYBE
  * otherwise or when there is no count.  The bounds are loose on purpose,
- * as the graph is built on a reduced net and the count is the given
- * net's: a marking costs at least GRAPH_STATE_BYTES (its key, its graph
+ * as the graph is built on a net reduced for the formulas open now and
+ * the count is of the net reduced for those open when the diagrams began:
+ * a marking costs at least GRAPH_STATE_BYTES (its key, its graph
  * entry, an edge or two); no build explores more than GRAPH_FAST markings
  * a second; and the build is taken to go at half the pace the local
  * checks had (per), which follows the machine's load: at 60 s under load
@@ -595,7 +596,7 @@ static void on_graph(const mcc_run *r, ctl_query *q, size_t n, int dead0, const 
      * keeping loops when runs are wanted */
     mcc_reduced red;
     budget_t reducing = budget_carve(r->budget, CARVE_MCC_REDUCE);
-    int reduced = mcc_reduce_ctl(r, open, k, mcc_runs_wanted(), &reducing, &red);
+    int reduced = mcc_reduce_ctl(r, open, k, mcc_runs_wanted(), 0, &reducing, &red);
     if (reduced && rename_views(&red, q, g, k) < 0) {
         clear_views(g, k);
         mcc_reduced_free(&red);
@@ -704,7 +705,7 @@ typedef enum { BY_LOCAL, BY_DEPGRAPH, BY_BEST_FIRST } otf_engine;
  * (Parking-PT-208's CTLFireability-12 was decided after 85,517 markings,
  * and the narrower stage stops at about 75,000 at 10 s). */
 static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t *stage,
-                       const budget_t *alone, otf_engine engine, pace *per)
+                       const budget_t *alone, otf_engine engine, uint64_t cap, pace *per)
 {
     for (size_t i = 0; i < n; i++) {
         /* counted anew each time: the other process may have answered
@@ -726,6 +727,7 @@ static void one_by_one(const mcc_run *r, ctl_query *q, size_t n, const budget_t 
         check_options opt;
         mcc_search_options(r, &part, &opt);
         opt.partial_order = !r->no_por;
+        opt.max_states = cap;
         char why[128], buf[160];
         ctl_local_stats stats = {0, 0};
         const cnet_t *cn = q[i].reduced ? q[i].red.cn : r->cn;
@@ -850,14 +852,14 @@ int mcc_ctl(mcc_run *r, const char *path)
     if (count_open(q, n)) {
         budget_t local = budget_carve(r->budget, CARVE_MCC_CTL_LOCAL);
         budget_t alone = budget_carve(r->budget, CARVE_MCC_CTL_LOCAL_ALONE);
-        one_by_one(r, q, n, &local, &alone, BY_LOCAL, &per);
+        one_by_one(r, q, n, &local, &alone, BY_LOCAL, 0, &per);
     }
     if (count_open(q, n) && graph_now(r, &per, 1) != GRAPH_HOPELESS) {
         budget_t graph = budget_carve(r->budget, CARVE_MCC_CTL_GRAPH);
         on_graph(r, q, n, dead0, &graph);
     }
     if (count_open(q, n))
-        one_by_one(r, q, n, r->budget, NULL, BY_DEPGRAPH, NULL);
+        one_by_one(r, q, n, r->budget, NULL, BY_DEPGRAPH, 0, NULL);
     int left = (int)skipped;
     for (size_t i = 0; i < n; i++) {
         left += !q[i].decided;
@@ -869,8 +871,8 @@ int mcc_ctl(mcc_run *r, const char *path)
     return left;
 }
 
-/* The portfolio's second process, when its diagrams have nothing more to
- * do: the dependency graph best-first (toward the marking with fewest
+/* The portfolio's second process, before its diagrams within a cap and
+ * when they have nothing more to do: the dependency graph best-first (toward the marking with fewest
  * tokens missing for the atoms) on each formula neither process has
  * answered, each on its own reduced net.  Where best-first decides, it
  * does so within a few thousand markings, where depth-first and the local
@@ -883,7 +885,7 @@ int mcc_ctl(mcc_run *r, const char *path)
  * the first process it cost values wherever it took time from the rest
  * (bench/README.md, 2026-11-28); here it takes the time of a process
  * that would otherwise wait. */
-void mcc_ctl_best_first(mcc_run *r, const struct mcc_property_set *set)
+void mcc_ctl_best_first(mcc_run *r, const struct mcc_property_set *set, uint64_t cap)
 {
     if (budget_expired(r->budget))
         return;
@@ -894,10 +896,10 @@ void mcc_ctl_best_first(mcc_run *r, const struct mcc_property_set *set)
     size_t open = count_open(q, n);
     if (open && r->verbose)
         fprintf(stderr, "mck mcc: portfolio: best-first dependency graphs on %zu formulas in "
-                "%.2f s\n", open, budget_left(r->budget));
+                "%.2f s%s\n", open, budget_left(r->budget), cap ? ", each within a cap" : "");
     if (open)
         reduce_each(r, q, n);
     if (count_open(q, n))
-        one_by_one(r, q, n, r->budget, NULL, BY_BEST_FIRST, NULL);
+        one_by_one(r, q, n, r->budget, NULL, BY_BEST_FIRST, cap, NULL);
     release(q, n);
 }

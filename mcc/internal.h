@@ -144,9 +144,10 @@ int mcc_global(mcc_run *r);                      /* global.c: the five global pr
 int mcc_formulas(mcc_run *r, const char *path);  /* formulas.c: UpperBounds, Reachability* */
 int mcc_ctl(mcc_run *r, const char *path);       /* ctl.c: CTLCardinality, CTLFireability */
 struct mcc_property_set;
-/* ctl.c: the portfolio's second process, once its diagrams are done:
- * best-first dependency graphs on the formulas of set still open */
-void mcc_ctl_best_first(mcc_run *r, const struct mcc_property_set *set);
+/* ctl.c: the portfolio's second process, before and after its diagrams:
+ * best-first dependency graphs on the formulas of set still open, each
+ * within cap markings (0: no cap) */
+void mcc_ctl_best_first(mcc_run *r, const struct mcc_property_set *set, uint64_t cap);
 int mcc_ltl(mcc_run *r, const char *path);       /* ltl.c: LTLCardinality, LTLFireability */
 
 /* ---- portfolio.c: a second process beside a formula examination ----

@@ -8,10 +8,13 @@
  *                         over it (a bound: the largest sum some reachable
  *                         marking reaches, found by halving), which decides
  *                         state spaces too large to enumerate but regular
- *                         enough to share structure; for CTL, when the
- *                         set is not complete in 7/8 of the time, cannot
- *                         be built, or leaves formulas open, best-first
- *                         dependency graphs on those (ctl.c);
+ *                         enough to share structure; for CTL after
+ *                         best-first dependency graphs within a cap of
+ *                         markings (ctl.c), on the net reduced for the
+ *                         formulas still open, and when the set is not
+ *                         complete in 7/8 of the time, cannot be built,
+ *                         or leaves formulas open, best-first again on
+ *                         those without the cap;
  *   LTL*                  the same LTL checks as the parent, on the
  *                         formulas in reverse order, so that the two meet
  *                         in the middle with twice the time a formula.
@@ -42,6 +45,7 @@
 #include "engine/fence.h"
 #include "formula/mccxml.h"
 #include "mcc/internal.h"
+#include "mcc/reduced.h"
 
 #include <errno.h>
 #include <math.h>
@@ -273,26 +277,19 @@ static int diagram_answer(mcc_run *r, sym_t *s, const mcc_property *p, const tre
  * turn that gave the first open formula all the time left answered 10 of
  * UtahNoC-PT-none's 16 CTLFireability formulas at 60 s: its formula 0
  * took the rest, while formula 8 needs 6 s. */
-static void diagram_turns(mcc_run *r, sym_t *s, const mcc_property_set *set)
+static void diagram_turns(mcc_run *r, sym_t *s, const mcc_property_set *set, tree_t **f)
 {
     size_t n = set->n;
-    tree_t **f = calloc(n ? n : 1, sizeof *f);
     sym_ctl_kept **k = calloc(n ? n : 1, sizeof *k);
     signed char *state = calloc(n ? n : 1, 1); /* 0 open, 1 answered, -1 given up */
-    if (!f || !k || !state) {
-        free(f);
+    if (!k || !state) {
         free(k);
         free(state);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        const mcc_property *p = &set->props[i];
-        if (p->cls != MCC_BOUND && p->formula) {
-            int changed = 0;
-            f[i] = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
+    for (size_t i = 0; i < n; i++)
+        if (f[i])
             k[i] = sym_ctl_keep();
-        }
-    }
     double first = 0;
     for (unsigned turn = 0; turn < 64 && !budget_expired(r->budget); turn++) {
         int any = 0;
@@ -323,47 +320,129 @@ static void diagram_turns(mcc_run *r, sym_t *s, const mcc_property_set *set)
         if (!any)
             break;
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         sym_ctl_forget(k[i]);
-        tree_free(f[i]);
-    }
-    free(f);
     free(k);
     free(state);
 }
+
+/* The formulas of set the diagrams check (NULL for a bound, which is
+ * found by halving, or one they cannot take), simplified; NULL on no
+ * memory. */
+static tree_t **diagram_formulas(mcc_run *r, const mcc_property_set *set)
+{
+    tree_t **f = calloc(set->n ? set->n : 1, sizeof *f);
+    for (size_t i = 0; f && i < set->n; i++) {
+        const mcc_property *p = &set->props[i];
+        if (p->cls != MCC_BOUND && open_for_diagrams(p)) {
+            int changed = 0;
+            f[i] = tree_fold(mcc_simplify(r, tree_copy(p->formula), &changed));
+        }
+    }
+    return f;
+}
+
+static void free_formulas(tree_t **f, size_t n)
+{
+    for (size_t i = 0; f && i < n; i++)
+        tree_free(f[i]);
+    free(f);
+}
+
+/* The net reduced for what any of the CTL formulas f[0..n) observes, as
+ * the first process's whole graph is (ctl.c, on_graph: the reduction keeps
+ * the reachable graph bisimilar for those observations), with f renamed
+ * into it; 1 when it got smaller.  The diagrams gain most where the given
+ * net counts what no formula reads: Election2020-PT-none's two tallies of
+ * electoral votes make its reachable set a diagram of tens of thousands
+ * of nodes that was not complete at 60 s, while on the 51 places the
+ * formulas observe it is every subset of the states yet to vote. */
+static int reduce_for_diagrams(mcc_run *r, tree_t **f, size_t n, mcc_reduced *red)
+{
+    const tree_t **observed = malloc((n ? n : 1) * sizeof *observed);
+    if (!observed)
+        return 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (f[i])
+            observed[k++] = f[i];
+    budget_t reducing = budget_carve(r->budget, CARVE_MCC_REDUCE);
+    int reduced = k && mcc_reduce_ctl(r, observed, k, 0, 1, &reducing, red);
+    free(observed);
+    if (!reduced)
+        return 0;
+    tree_t **renamed = calloc(n ? n : 1, sizeof *renamed);
+    for (size_t i = 0; renamed && i < n; i++)
+        if (f[i] && !(renamed[i] = reduce_formula(red->red, f[i]))) {
+            free_formulas(renamed, n);
+            renamed = NULL;
+        }
+    if (!renamed) {
+        mcc_reduced_free(red);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tree_free(f[i]);
+        f[i] = renamed[i];
+    }
+    free(renamed);
+    if (r->verbose)
+        fprintf(stderr, "mck mcc: portfolio: the diagrams on the net reduced for %zu formulas: "
+                "%u places, %u transitions left of %u and %u\n", k, red->cn->nplaces,
+                red->cn->ntransitions, r->cn->nplaces, r->cn->ntransitions);
+    return 1;
+}
+
+/* Best-first caps each formula at this many markings before the diagrams
+ * (budget.c, mcc.portfolio.first): more than the most it needed where it
+ * decided (13,925, PhaseVariation-PT-D02CS100 CTLFireability-10). */
+#define BEST_FIRST_CAP 16384
 
 static void by_diagrams(mcc_run *r, const char *path)
 {
     mcc_property_set *set = mccxml_read(path, r->net, r->exam);
     if (!set)
         return;
-    char why[160];
     int ctl = !strncmp(r->exam, "CTL", 3);
-    sym_t *s = symbolic_open(r->cn, r->budget, why, sizeof why);
-    if (!s) {
-        if (r->verbose)
-            fprintf(stderr, "mck mcc: portfolio: %s\n", why);
-        if (ctl)
-            mcc_ctl_best_first(r, set);
+    if (ctl) {
+        budget_t first = budget_carve(r->budget, CARVE_MCC_PORTFOLIO_FIRST);
+        mcc_run capped = *r;
+        capped.budget = &first;
+        mcc_ctl_best_first(&capped, set, BEST_FIRST_CAP);
+    }
+    tree_t **f = diagram_formulas(r, set);
+    if (!f) {
         mccxml_free(set);
         return;
     }
-    budget_t reach = budget_carve(r->budget, CARVE_MCC_PORTFOLIO_REACH);
-    if (ctl)
-        sym_set_clock(s, &reach);
-    sym_status st = sym_explore(s, SYM_CHAINING);
-    if (r->verbose)
-        fprintf(stderr, "mck mcc: portfolio: reachable set %s (%zu nodes)\n",
-                st == SYM_DONE ? "complete" : sym_reason(s), sym_nodes(s));
-    /* after the reason is told: setting the clock clears it */
-    sym_set_clock(s, r->budget);
-    if (st == SYM_DONE) {
-        publish_states(s);
-        diagram_turns(r, s, set);
+    char why[160];
+    mcc_reduced red;
+    memset(&red, 0, sizeof red);
+    int reduced = ctl && reduce_for_diagrams(r, f, set->n, &red);
+    sym_t *s = symbolic_open(reduced ? red.cn : r->cn, r->budget, why, sizeof why);
+    if (!s) {
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: portfolio: %s\n", why);
+    } else {
+        budget_t reach = budget_carve(r->budget, CARVE_MCC_PORTFOLIO_REACH);
+        if (ctl)
+            sym_set_clock(s, &reach);
+        sym_status st = sym_explore(s, SYM_CHAINING);
+        if (r->verbose)
+            fprintf(stderr, "mck mcc: portfolio: reachable set %s (%zu nodes)\n",
+                    st == SYM_DONE ? "complete" : sym_reason(s), sym_nodes(s));
+        /* after the reason is told: setting the clock clears it */
+        sym_set_clock(s, r->budget);
+        if (st == SYM_DONE) {
+            publish_states(s);
+            diagram_turns(r, s, set, f);
+        }
+        sym_free(s);
     }
-    sym_free(s);
+    free_formulas(f, set->n);
+    mcc_reduced_free(&red);
     if (ctl)
-        mcc_ctl_best_first(r, set);
+        mcc_ctl_best_first(r, set, 0);
     mccxml_free(set);
 }
 

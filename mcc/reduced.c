@@ -43,7 +43,7 @@ int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated,
 }
 
 int mcc_reduce_ctl(const mcc_run *r, const tree_t *const *formulas, size_t n, int lassos,
-                   const budget_t *budget, mcc_reduced *out)
+                   int any_removal, const budget_t *budget, mcc_reduced *out)
 {
     memset(out, 0, sizeof *out);
     if (r->no_reduce || reduce_observe(r->cn, NULL, &out->obs) < 0)
@@ -52,6 +52,7 @@ int mcc_reduce_ctl(const mcc_run *r, const tree_t *const *formulas, size_t n, in
         reduce_observe_add(&out->obs, r->cn, formulas[i], 0);
     out->obs.branching = 1;
     out->obs.lassos = lassos;
+    out->obs.any_removal = any_removal;
     return reduce_observed_net(r, budget, out);
 }
 

@@ -24,9 +24,10 @@ int mcc_reduce(const mcc_run *r, const tree_t *const *goals, const int *negated,
 
 /* The same for CTL formulas[0..n) (reduce.h, branching: the reduced net's
  * reachable graph is bisimilar to r's for what any of them observes),
- * within budget; lassos when runs are wanted.  No message. */
+ * within budget; lassos when runs are wanted; any_removal: a smaller net
+ * for any node removed (reduce_observed).  No message. */
 int mcc_reduce_ctl(const mcc_run *r, const tree_t *const *formulas, size_t n, int lassos,
-                   const budget_t *budget, mcc_reduced *out);
+                   int any_removal, const budget_t *budget, mcc_reduced *out);
 
 /* Makes ev, a run of the reduced net, a run of r's net; *owned is the new
  * array (the caller frees it).  0 (also when m is empty), or -1 on no

@@ -208,13 +208,15 @@ static int rw_reduce(rw_net *w)
  * than the search saves. */
 #define WORTH_SHARE 0.05
 
-static int worth_building(const rw_net *w)
+static int worth_building(const rw_net *w, const reduce_observed *obs)
 {
     size_t places = 0, trans = 0;
     for (uint32_t p = 0; p < w->np; p++)
         places += w->p[p].alive;
     for (uint32_t t = 0; t < w->nt; t++)
         trans += w->t[t].alive && w->t[t].seqlen == 1;
+    if (obs->any_removal)
+        return places < w->np || trans < w->nt;
     return (double)(w->np - places) > WORTH_SHARE * w->np ||
            (double)(w->nt - trans) > WORTH_SHARE * w->nt;
 }
@@ -310,7 +312,7 @@ reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, const budg
         w.until = budget->deadline ? budget->deadline : HUGE_VAL;
         w.interrupted = budget->interrupted;
     }
-    if (!loaded || rw_reduce(&w) < 0 || (worth_building(&w) && build_net(r, &w, cn->net) < 0)) {
+    if (!loaded || rw_reduce(&w) < 0 || (worth_building(&w, obs) && build_net(r, &w, cn->net) < 0)) {
         nc_error(cn->net->file, 0, "out of memory while reducing the net");
         if (r)
             rw_free(&w);

@@ -166,6 +166,10 @@ typedef struct reduce_observed {
      * the same marking of the given net.  Sink and implicit places, whose
      * counts may drift along a loop, are then kept. */
     int lassos;
+    /* Build the reduced net for any node removed, not only for a share
+     * worth a second net to an explicit search: the decision diagrams pay
+     * for a place in every node, most for a tally no formula reads. */
+    int any_removal;
 } reduce_observed;
 
 /* What the rules removed, for statistics and tests. */

@@ -209,7 +209,7 @@ static void carves_as_before(void)
         double seconds;
     } mcc[] = {{CARVE_MCC_REDUCE, 5}, {CARVE_MCC_GLOBAL_LP, 30}, {CARVE_MCC_GLOBAL_WALK, 5},
                {CARVE_MCC_PREPASS, 30}, {CARVE_MCC_CTL_LP, 25}, {CARVE_MCC_CTL_LOCAL, 25},
-               {CARVE_MCC_PORTFOLIO_REACH, 87.5}};
+               {CARVE_MCC_PORTFOLIO_FIRST, 6.25}, {CARVE_MCC_PORTFOLIO_REACH, 87.5}};
     for (size_t i = 0; i < sizeof mcc / sizeof *mcc; i++) {
         budget_t c = budget_carve(&run, mcc[i].id);
         CHECK(near(budget_seconds(&c), mcc[i].seconds) && c.bytes == MIB, "%s: %g s of 100",

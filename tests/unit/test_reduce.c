@@ -305,6 +305,50 @@ static void test_interrupted(void)
     nc_free_net(net);
 }
 
+/* Forty states each vote once into one tally that nothing reads: the
+ * tally is a sink place, one node of 41, too few for a second net for
+ * an explicit search, but the net the decision diagrams want
+ * (any_removal). */
+static void test_any_removal(void)
+{
+    enum { STATES = 40 };
+    net_t *net = nc_create_net("tally", NULL);
+    nc_create_place(net, "tally", NULL, 0);
+    for (uint32_t i = 0; i < STATES; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%u", (unsigned)i);
+        uint32_t p = (uint32_t)nc_create_place(net, name, NULL, 1);
+        uint32_t t = (uint32_t)nc_create_transition(net, name, NULL);
+        nc_create_arc(net, NC_ARC_PT, p, t, 1, 0);
+        nc_create_arc(net, NC_ARC_TP, 0, t, 3, 0);
+    }
+    const cnet_t *cn = nc_compile(net);
+    for (int any = 0; any <= 1; any++) {
+        reduce_observed obs;
+        if (reduce_observe(cn, NULL, &obs) < 0)
+            break;
+        for (uint32_t p = 1; p < cn->nplaces; p++)
+            obs.place[p] = 1;
+        for (uint32_t t = 0; t < cn->ntransitions; t++)
+            obs.transition[t] = 1;
+        obs.branching = 1;
+        obs.any_removal = any;
+        reduction *r = reduce_build(cn, &obs, second());
+        net_t *small = r ? reduce_net(r) : NULL;
+        if (any)
+            CHECK(small && small->nplaces == STATES && small->ntransitions == STATES &&
+                      reduce_place(r, 0) == REDUCE_NONE,
+                  "any_removal: the tally nobody reads goes, %zu places left",
+                  small ? small->nplaces : (size_t)0);
+        else
+            CHECK(r && !small && reduce_statistics(r)->sink_places == 1,
+                  "without any_removal: one place of 41 is no second net");
+        reduce_free(r);
+        reduce_observed_free(&obs);
+    }
+    nc_free_net(net);
+}
+
 static void test_accepts(void)
 {
     char why[200];
@@ -331,6 +375,7 @@ int main(void)
     test_random_ltl();
     test_ltl_deadlock();
     test_interrupted();
+    test_any_removal();
     test_accepts();
     UNIT_DONE();
 }
