@@ -26,6 +26,15 @@ static bddPair *to_next(sym_t *s, uint32_t t)
 BDD sym_preimage(sym_t *s, BDD to, uint32_t t)
 {
     const trel *r = &s->tr[t];
+    if (r->fixed) {
+        /* the markings from which t leads into to: where to holds once
+         * t's blocks have their values after firing, t enabled, and those
+         * blocks at their values before (symint.h) */
+        BDD x = bdd_addref(bdd_restrict(to, r->after));
+        BDD y = o_and(x, r->en_before);
+        drop(x);
+        return y;
+    }
     if (!to_next(s, t)) {
         sym_nomem(s);
         return bdd_addref(bdd_false());

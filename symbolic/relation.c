@@ -8,8 +8,9 @@
  * the current value (*cond), its next value (*rel, when it changes it)
  * and the values where firing would leave the group (*ovf). */
 static void group_part(sym_t *s, uint32_t t, uint32_t bi, BDD *cond, BDD *rel, BDD *ovf,
-                       int *changes)
+                       int *changes, uint32_t *fixed_to)
 {
+    *fixed_to = UINT32_MAX;
     const cnet_t *cn = s->cn;
     const blk *b = &s->blocks[bi];
     uint32_t need = UINT32_MAX;
@@ -66,6 +67,8 @@ static void group_part(sym_t *s, uint32_t t, uint32_t bi, BDD *cond, BDD *rel, B
             BDD step = o_and(here, there);
             or_take(rel, step);
             drop(there);
+            if (need != UINT32_MAX)
+                *fixed_to = to;
         }
         drop(here);
     }
@@ -104,6 +107,9 @@ int sym_make_relation(sym_t *s, uint32_t t, uint8_t *seen, int *cvars, int *nvar
     r->en = bdd_addref(bdd_true());
     r->ovf = bdd_addref(bdd_false());
     r->top = UINT32_MAX;
+    r->fixed = 1;
+    BDD before = bdd_addref(bdd_true());
+    r->after = bdd_addref(bdd_true());
     BDD changes = bdd_addref(bdd_true());
     uint32_t nv = 0;
     /* plain places' needs */
@@ -128,12 +134,31 @@ int sym_make_relation(sym_t *s, uint32_t t, uint8_t *seen, int *cvars, int *nvar
             r->top = b->top < r->top ? b->top : r->top;
             BDD cond, rel, ovf;
             int moved = 0;
+            uint64_t from = 0, to = UINT32_MAX;
             if (b->places) {
-                group_part(s, t, bi, &cond, &rel, &ovf, &moved);
+                uint32_t fixed_to;
+                group_part(s, t, bi, &cond, &rel, &ovf, &moved, &fixed_to);
                 and_take(&r->en, cond);
+                /* the place of the group it needs (the first need there) */
+                for (uint32_t j = cn->need_start[t]; j < cn->need_start[t + 1]; j++)
+                    if (s->block_of[cn->need_place[j]] == bi) {
+                        from = s->pos_in[cn->need_place[j]];
+                        break;
+                    }
+                to = fixed_to;
             } else {
                 place_part(b, cn->eff_delta[i], &rel, &ovf);
                 moved = 1;
+                if (b->width == 1 && (cn->eff_delta[i] == 1 || cn->eff_delta[i] == -1)) {
+                    from = cn->eff_delta[i] < 0;
+                    to = 1 - from;
+                }
+            }
+            if (moved && to == UINT32_MAX)
+                r->fixed = 0;
+            else if (moved) {
+                and_take(&before, sym_block_eq(b, from, 0));
+                and_take(&r->after, sym_block_eq(b, to, 0));
             }
             if (moved) {
                 and_take(&changes, rel);
@@ -155,6 +180,8 @@ int sym_make_relation(sym_t *s, uint32_t t, uint8_t *seen, int *cvars, int *nvar
     r->moves = cn->eff_start[t + 1] > cn->eff_start[t];
     r->rel = o_and(r->en, changes);
     drop(changes);
+    r->en_before = o_and(r->en, before);
+    drop(before);
     and_in(&r->ovf, r->en);
     r->curcube = bdd_addref(bdd_makeset(cvars, (int)nv));
     r->nxtcube = bdd_addref(bdd_makeset(nvars, (int)nv));

@@ -40,6 +40,12 @@ typedef struct trel {
     uint32_t top;       /* the topmost bit it reads or changes */
     uint32_t streak;    /* chaining's rounds in a row in which it added markings */
     int moves;          /* changes some block (else its image adds nothing) */
+    /* Every block it changes has one value before firing and one after
+     * (a one-hot group it needs a place of, a one-bit place): then the
+     * preimage of a set is the set's cofactor at the values after, joined
+     * with en_before (en, and the values before), with no renaming. */
+    int fixed;
+    BDD en_before, after;
 } trel;
 
 struct sym {
