@@ -872,19 +872,20 @@ int mcc_ctl(mcc_run *r, const char *path)
 }
 
 /* The portfolio's second process, before its diagrams within a cap and
- * when they have nothing more to do: the dependency graph best-first (toward the marking with fewest
- * tokens missing for the atoms) on each formula neither process has
- * answered, each on its own reduced net.  Where best-first decides, it
- * does so within a few thousand markings, where depth-first and the local
- * check had explored hundreds of thousands in seconds and decided nothing
- * (60 s, every open formula an equal part of what the local checks left,
- * on the dependency graph alone: Election2020-PT-none CTLFireability-00
- * after 10,692 markings, Planning-PT-none CTLCardinality-02 and -08 after
- * 1,090 and 886, PhaseVariation-PT-D02CS100 CTLFireability-10 after
- * 13,925; depth-first decided none of the four, breadth-first one).  In
- * the first process it cost values wherever it took time from the rest
- * (bench/README.md, 2026-11-28); here it takes the time of a process
- * that would otherwise wait. */
+ * when they have nothing more to do: the dependency graph best-first
+ * (toward the marking with fewest tokens missing for the atoms) on each
+ * formula neither process has answered, each on its own reduced net.
+ * Where best-first decides, it does so within a few thousand markings,
+ * where depth-first and the local check had explored hundreds of
+ * thousands in seconds and decided nothing (60 s, every open formula an
+ * equal part of what the local checks left, on the dependency graph
+ * alone: Election2020-PT-none CTLFireability-00 after 10,692 markings,
+ * Planning-PT-none CTLCardinality-02 and -08 after 1,090 and 886,
+ * PhaseVariation-PT-D02CS100 CTLFireability-10 after 13,925; depth-first
+ * decided none of the four, breadth-first one).  In the first process it
+ * cost values wherever it took time from the rest (bench/README.md,
+ * 2026-11-28); here it takes the time of a process that would otherwise
+ * wait. */
 void mcc_ctl_best_first(mcc_run *r, const struct mcc_property_set *set, uint64_t cap)
 {
     if (budget_expired(r->budget))

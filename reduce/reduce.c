@@ -312,7 +312,8 @@ reduction *reduce_build(const cnet_t *cn, const reduce_observed *obs, const budg
         w.until = budget->deadline ? budget->deadline : HUGE_VAL;
         w.interrupted = budget->interrupted;
     }
-    if (!loaded || rw_reduce(&w) < 0 || (worth_building(&w, obs) && build_net(r, &w, cn->net) < 0)) {
+    if (!loaded || rw_reduce(&w) < 0 ||
+        (worth_building(&w, obs) && build_net(r, &w, cn->net) < 0)) {
         nc_error(cn->net->file, 0, "out of memory while reducing the net");
         if (r)
             rw_free(&w);

@@ -6,11 +6,13 @@
 
 /* The part of transition t's relation on group block b: its condition on
  * the current value (*cond), its next value (*rel, when it changes it)
- * and the values where firing would leave the group (*ovf). */
+ * and the values where firing would leave the group (*ovf); *from and *to
+ * the one value before and after firing when there is one (*to
+ * UINT32_MAX when not). */
 static void group_part(sym_t *s, uint32_t t, uint32_t bi, BDD *cond, BDD *rel, BDD *ovf,
-                       int *changes, uint32_t *fixed_to)
+                       int *changes, uint32_t *from_fixed, uint32_t *to_fixed)
 {
-    *fixed_to = UINT32_MAX;
+    *to_fixed = UINT32_MAX;
     const cnet_t *cn = s->cn;
     const blk *b = &s->blocks[bi];
     uint32_t need = UINT32_MAX;
@@ -67,8 +69,10 @@ static void group_part(sym_t *s, uint32_t t, uint32_t bi, BDD *cond, BDD *rel, B
             BDD step = o_and(here, there);
             or_take(rel, step);
             drop(there);
-            if (need != UINT32_MAX)
-                *fixed_to = to;
+            if (need != UINT32_MAX) {
+                *from_fixed = need;
+                *to_fixed = to;
+            }
         }
         drop(here);
     }
@@ -134,18 +138,10 @@ int sym_make_relation(sym_t *s, uint32_t t, uint8_t *seen, int *cvars, int *nvar
             r->top = b->top < r->top ? b->top : r->top;
             BDD cond, rel, ovf;
             int moved = 0;
-            uint64_t from = 0, to = UINT32_MAX;
+            uint32_t from = 0, to = UINT32_MAX;
             if (b->places) {
-                uint32_t fixed_to;
-                group_part(s, t, bi, &cond, &rel, &ovf, &moved, &fixed_to);
+                group_part(s, t, bi, &cond, &rel, &ovf, &moved, &from, &to);
                 and_take(&r->en, cond);
-                /* the place of the group it needs (the first need there) */
-                for (uint32_t j = cn->need_start[t]; j < cn->need_start[t + 1]; j++)
-                    if (s->block_of[cn->need_place[j]] == bi) {
-                        from = s->pos_in[cn->need_place[j]];
-                        break;
-                    }
-                to = fixed_to;
             } else {
                 place_part(b, cn->eff_delta[i], &rel, &ovf);
                 moved = 1;
